@@ -1,0 +1,105 @@
+"""The `atout` command. User errors print one line and exit with status 2."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+import click
+
+from . import __version__
+from .errors import AtoutError
+from .games import GAME_MODULES, get_game
+from .options import parse_options
+
+GAME_CHOICE = click.Choice(sorted(GAME_MODULES))
+
+
+def game_options(players: int | None, variant: str | None, option: tuple[str, ...]) -> dict:
+    """Options from --players, --variant and repeated -o key=value."""
+    opts: dict = {}
+    for text in option:
+        opts.update(parse_options(text))
+    if players is not None:
+        opts["players"] = players
+    if variant is not None:
+        opts["game"] = variant
+    return opts
+
+
+def common_game_options(f):
+    f = click.option("-o", "--option", multiple=True, metavar="KEY=VALUE",
+                     help="Rule option (repeatable), e.g. -o misere=on.")(f)
+    f = click.option("--variant", default=None,
+                     help="Tarocchini variant: ottocento or terziglio.")(f)
+    f = click.option("--players", type=int, default=None, help="Tarot: 3, 4 or 5 players.")(f)
+    f = click.option("--dealer", type=int, default=0, show_default=True, help="Dealer seat.")(f)
+    f = click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="atout")
+def cli() -> None:
+    """atout: solver and analysis engine for Tarot, Belote, Coinche and Tarocchini."""
+
+
+@cli.command()
+@click.argument("game", type=GAME_CHOICE)
+@common_game_options
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def deal(game, seed, dealer, players, variant, option, as_json):
+    """Deal a random hand of GAME from a seed and print it in the notation."""
+    module = get_game(game)
+    state = module.new_state(options=game_options(players, variant, option),
+                             dealer=dealer, seed=seed)
+    record = state.to_record()
+    if as_json:
+        click.echo(json.dumps(record.deal.to_json(record.deck)))
+    else:
+        click.echo(record.deal.to_text(record.deck))
+
+
+@cli.command()
+@click.argument("game", type=GAME_CHOICE)
+@common_game_options
+@click.option("--json", "as_json", is_flag=True, help="Print the record as JSON.")
+def play(game, seed, dealer, players, variant, option, as_json):
+    """Play a whole deal of GAME with random legal choices; print record and scores."""
+    module = get_game(game)
+    state = module.new_state(options=game_options(players, variant, option),
+                             dealer=dealer, seed=seed)
+    rng = random.Random(f"play-{seed}")
+    while not state.is_over():
+        state.play_random(rng)
+    record = state.to_record()
+    scores = state.scores()
+    if as_json:
+        click.echo(json.dumps({"record": record.to_json(), "scores": scores}))
+    else:
+        click.echo(record.to_text())
+        click.echo("scores: " + " ".join(f"{s:g}" for s in scores))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI, turning package errors into one line and exit 2."""
+    try:
+        cli.main(args=argv, prog_name="atout", standalone_mode=False)
+    except click.exceptions.Exit as e:
+        sys.exit(e.exit_code)
+    except click.ClickException as e:
+        click.echo(f"atout: error: {e.format_message()}", err=True)
+        sys.exit(e.exit_code if e.exit_code else 2)
+    except click.exceptions.Abort:
+        click.echo("atout: aborted", err=True)
+        sys.exit(130)
+    except AtoutError as e:
+        click.echo(f"atout: error: {e}", err=True)
+        sys.exit(2)
+    except BrokenPipeError:
+        sys.exit(0)
+
+
+if __name__ == "__main__":
+    main()
