@@ -3,6 +3,7 @@
 Set ATOUT_BOUNDSCHECK=1 to compile with Cython's bounds and wraparound checks on
 (used to run the differential tests against a checked build).
 """
+import glob
 import os
 
 import numpy
@@ -29,7 +30,9 @@ extensions = [
         extra_compile_args=compile_args,
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
     )
-    for name in ["_bitboard"]
+    # every src_ext/<name>.pyx becomes the extension module solver.<name>
+    for name in sorted(os.path.splitext(os.path.basename(p))[0]
+                       for p in glob.glob("src_ext/*.pyx"))
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src_ext"]))

@@ -1,0 +1,48 @@
+"""Double-dummy analysis (all hands visible): the Python face of the core's exact search.
+
+Each game has a module ``solver.dd.<game>`` exposing the same functions, dispatched here
+by the state's game:
+
+* ``solve(state, **limits) -> DDResult`` — exact value of the position;
+* ``solve_cards(state, **limits) -> dict[Move, DDResult]`` — value of every legal card;
+* ``principal_variation(state, **limits) -> list[Move]`` — an optimal line of play;
+* ``dd_table(...)`` — per game, see the module.
+
+Limits: ``node_budget``, ``deadline`` (seconds), ``tt_bits`` (transposition table size
+2**tt_bits entries). A search that hits a limit says so (``DDResult.complete`` False).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+from ..errors import OptionError
+
+DD_MODULES = {
+    "tarot": "solver.dd.tarot",
+    "belote": "solver.dd.belote",
+    "coinche": "solver.dd.belote",
+    "tarocchini": "solver.dd.tarocchini",
+}
+
+
+def module_for(game: str) -> ModuleType:
+    if game not in DD_MODULES:
+        raise OptionError(f"no double-dummy solver for game {game!r}")
+    return importlib.import_module(DD_MODULES[game])
+
+
+def solve(state, **limits):
+    """Exact double-dummy value of ``state`` (see the game's module for the objective)."""
+    return module_for(state.game).solve(state, **limits)
+
+
+def solve_cards(state, **limits):
+    """Double-dummy value of every legal card of the seat to act."""
+    return module_for(state.game).solve_cards(state, **limits)
+
+
+def principal_variation(state, **limits):
+    """An optimal line of play from ``state`` to the end of the deal."""
+    return module_for(state.game).principal_variation(state, **limits)
