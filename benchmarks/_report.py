@@ -1,0 +1,99 @@
+"""Shared by the benchmark runners: print rows as a table and append them to RESULTS.md
+with the date, the machine and the commit (medians and ratios; the machines are noisy)."""
+
+from __future__ import annotations
+
+import datetime
+import os
+import platform
+import subprocess
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "RESULTS.md"
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}"
+
+
+def commit() -> str:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE,
+                             capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=HERE, capture_output=True, text=True).stdout.strip()
+        return out + ("+dirty" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def fmt(v) -> str:
+    if isinstance(v, float):
+        if v == 0:
+            return "0"
+        if abs(v) >= 1000:
+            return f"{v:,.0f}"
+        if abs(v) >= 10:
+            return f"{v:.1f}"
+        return f"{v:.3g}"
+    return "" if v is None else str(v)
+
+
+def table(rows: list[dict]) -> str:
+    if not rows:
+        return "(no rows)\n"
+    keys: list[str] = []
+    for r in rows:
+        for k in r:
+            if k not in keys:
+                keys.append(k)
+    lines = ["| " + " | ".join(keys) + " |", "|" + "---|" * len(keys)]
+    for r in rows:
+        lines.append("| " + " | ".join(fmt(r.get(k)) for k in keys) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def report(title: str, sections: dict[str, list[dict]], append: bool = True) -> str:
+    """Print and (optionally) append a dated section to RESULTS.md."""
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    text = f"\n## {title} — {stamp}\n\nMachine: {machine()}; commit {commit()}.\n"
+    for name, rows in sections.items():
+        text += f"\n### {name}\n\n{table(rows)}"
+    print(text)
+    if append:
+        if not RESULTS.exists():
+            RESULTS.write_text("# Benchmark results\n\nAppended by the scripts in this folder; "
+                               "newest at the end. Figures are medians unless stated.\n")
+        with RESULTS.open("a") as f:
+            f.write(text)
+    return text
+
+
+def run_modules(prefix: str, quick: bool, only: list[str] | None) -> dict[str, list[dict]]:
+    """Import every benchmarks/<prefix>_<game>.py and call its run(quick)."""
+    import importlib
+    import sys
+    import traceback
+
+    sys.path.insert(0, str(HERE))
+    sections: dict[str, list[dict]] = {}
+    for path in sorted(HERE.glob(f"{prefix}_*.py")):
+        game = path.stem[len(prefix) + 1:]
+        if game == "speed" or (only and game not in only):
+            continue
+        try:
+            module = importlib.import_module(path.stem)
+            sections[game] = module.run(quick=quick)
+        except Exception as e:  # a broken game benchmark must not hide the others
+            traceback.print_exc()
+            sections[game] = [{"game": game, "error": f"{type(e).__name__}: {e}"}]
+    return sections
