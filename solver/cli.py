@@ -82,6 +82,33 @@ def play(game, seed, dealer, players, variant, option, as_json):
         click.echo("scores: " + " ".join(f"{s:g}" for s in scores))
 
 
+@cli.command()
+@click.argument("game", type=GAME_CHOICE)
+@click.option("--a", "spec_a", required=True, help="Agent A spec, e.g. pimc:worlds=100.")
+@click.option("--b", "spec_b", required=True, help="Agent B spec, e.g. heuristic.")
+@click.option("--deals", type=click.IntRange(1), default=100, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Local worker processes (results do not depend on it).")
+@click.option("--players", type=int, default=None, help="Tarot: 3, 4 or 5 players.")
+@click.option("--variant", default=None, help="Tarocchini variant.")
+@click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="Rule option.")
+@click.option("--out", "out", default=None, help="Write the full result as JSON here.")
+def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out):
+    """Duplicate match of agent A against agent B on identical deals of GAME."""
+    from .match import MatchConfig, format_summary, run_match, write_json
+
+    opts = game_options(players, variant, option)
+    get_game(game).new_state(options=opts, seed=0)  # validate options before starting
+    cfg = MatchConfig(game, spec_a, spec_b, deals, seed, opts)
+    with click.progressbar(length=deals, label="deals", file=sys.stderr) as bar:
+        summary = run_match(cfg, jobs=jobs, progress=bar.update)
+    click.echo(format_summary(summary))
+    if out:
+        write_json(summary, out)
+        click.echo(f"result written to {out}")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning package errors into one line and exit 2."""
     try:

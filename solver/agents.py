@@ -1,0 +1,81 @@
+"""AI players behind one interface: a seat's view in, a move out, for every decision.
+
+An agent is called as ``agent.choose(state, seat)`` when ``seat`` is to act. Honest
+agents read only ``state.observation(seat)`` and ``state.legal_moves()``; the
+``oracle`` is the one agent allowed to look at the whole state (an upper bound).
+Agents are built from a spec string ``NAME[:key=value,...]``, e.g. ``random``,
+``heuristic``, ``pimc:worlds=100``, ``oracle``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from abc import ABC, abstractmethod
+from typing import Any
+
+from .errors import OptionError
+from .games.base import GameState, Move
+from .options import parse_options
+
+
+class Agent(ABC):
+    """A player. ``seed`` makes every random choice reproducible."""
+
+    name = "agent"
+
+    def __init__(self, seed: int = 0, **params: Any):
+        if params:
+            raise OptionError(f"agent {self.name} takes no parameter {', '.join(params)}")
+        self.rng = random.Random(seed)
+
+    def reset(self, seed: int) -> None:
+        """Start a new deal with a fresh, reproducible random stream."""
+        self.rng = random.Random(f"{self.name}-{seed}")
+
+    @abstractmethod
+    def choose(self, state: GameState, seat: int) -> Move:
+        """The move of ``seat`` (who is to act) in ``state``."""
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}>"
+
+
+class RandomAgent(Agent):
+    """Uniformly random legal moves."""
+
+    name = "random"
+
+    def choose(self, state: GameState, seat: int) -> Move:
+        return self.rng.choice(state.legal_moves())
+
+
+AGENTS: dict[str, str] = {
+    "random": "solver.agents:RandomAgent",
+    "heuristic": "solver.heuristic:HeuristicAgent",
+    "pimc": "solver.pimc:PimcAgent",
+    "oracle": "solver.pimc:OracleAgent",
+}
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``'pimc:worlds=100'`` -> ``('pimc', {'worlds': 100})``."""
+    name, _, params = spec.partition(":")
+    name = name.strip()
+    if name not in AGENTS:
+        raise OptionError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
+    return name, parse_options(params)
+
+
+def make_agent(spec: str, seed: int = 0) -> Agent:
+    """An agent from its spec string."""
+    name, params = parse_spec(spec)
+    module, _, cls = AGENTS[name].partition(":")
+    try:
+        factory = getattr(importlib.import_module(module), cls)
+    except (ImportError, AttributeError):
+        raise OptionError(f"agent {name!r} is not available in this build") from None
+    try:
+        return factory(seed=seed, **params)
+    except TypeError as e:
+        raise OptionError(f"agent {spec!r}: {e}") from None

@@ -1,0 +1,168 @@
+"""Duplicate matches between two agents on identical cards.
+
+Partnership games (Belote, Coinche, Ottocento): each deal is played twice, A as team
+{0,2} then as team {1,3}; the deal's result is A's mean margin over B. Individual games
+(Tarot, Terziglio): A takes each seat in turn against B in the others, compared with B
+in that same seat (the all-B table); the deal's result is the mean of those differences.
+Every deal is reproducible from (seed, deal index); jobs only change the speed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from .agents import make_agent
+from .games import get_game
+
+
+@dataclass
+class MatchConfig:
+    game: str
+    spec_a: str
+    spec_b: str
+    deals: int
+    seed: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+def is_partnership(game: str, options: dict[str, Any]) -> bool:
+    if game in ("belote", "coinche"):
+        return True
+    return game == "tarocchini" and options.get("game", "ottocento") == "ottocento"
+
+
+def num_players(game: str, options: dict[str, Any]) -> int:
+    if game == "tarot":
+        return int(options.get("players", 4))
+    if game == "tarocchini" and options.get("game", "ottocento") == "terziglio":
+        return 3
+    return 4
+
+
+def play_deal(cfg: MatchConfig, index: int, seats_a: set[int]) -> dict[str, Any]:
+    """Play deal ``index`` with agent A in ``seats_a`` and B elsewhere."""
+    module = get_game(cfg.game)
+    n = num_players(cfg.game, cfg.options)
+    deal_seed = cfg.seed * 1_000_003 + index
+    state = module.new_state(options=cfg.options, dealer=index % n, seed=deal_seed)
+    agents = {}
+    for seat in range(n):
+        spec = cfg.spec_a if seat in seats_a else cfg.spec_b
+        agent = make_agent(spec)
+        agent.reset(deal_seed * 16 + seat)
+        agents[seat] = agent
+    while not state.is_over():
+        seat = state.to_act
+        state.play(agents[seat].choose(state, seat))
+    made = state.contract_made() if hasattr(state, "contract_made") else None
+    taker = getattr(state, "taker", None)
+    return {"scores": list(state.scores()), "taker": taker, "made": made}
+
+
+def deal_result(cfg: MatchConfig, index: int) -> dict[str, Any]:
+    """All plays of one deal and A's margin over B on it."""
+    n = num_players(cfg.game, cfg.options)
+    if is_partnership(cfg.game, cfg.options):
+        p1 = play_deal(cfg, index, {0, 2})
+        p2 = play_deal(cfg, index, {1, 3})
+        per_team = [p1["scores"][0] - p1["scores"][1], p2["scores"][1] - p2["scores"][0]]
+        plays = [dict(p1, a_seats=[0, 2]), dict(p2, a_seats=[1, 3])]
+        return {"index": index, "diff": sum(per_team) / 2, "per_seat": per_team, "plays": plays}
+    base = play_deal(cfg, index, set())
+    per_seat, plays = [], [dict(base, a_seats=[])]
+    for s in range(n):
+        p = play_deal(cfg, index, {s})
+        per_seat.append(p["scores"][s] - base["scores"][s])
+        plays.append(dict(p, a_seats=[s]))
+    return {"index": index, "diff": sum(per_seat) / n, "per_seat": per_seat, "plays": plays}
+
+
+def _job(args):
+    cfg, index = args
+    return deal_result(cfg, index)
+
+
+def mean_ci(values: list[float]) -> tuple[float, float, float]:
+    """Mean and 95% confidence interval (normal approximation)."""
+    if not values:
+        return (0.0, 0.0, 0.0)
+    m = sum(values) / len(values)
+    if len(values) < 2:
+        return (m, m, m)
+    sd = math.sqrt(sum((v - m) ** 2 for v in values) / (len(values) - 1))
+    half = 1.96 * sd / math.sqrt(len(values))
+    return (m, m - half, m + half)
+
+
+def run_match(cfg: MatchConfig, jobs: int = 1,
+              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Play the match; returns the summary (and every deal) as a JSON-ready dict."""
+    make_agent(cfg.spec_a)  # fail fast on a bad spec
+    make_agent(cfg.spec_b)
+    tasks = [(cfg, i) for i in range(cfg.deals)]
+    results = []
+    if jobs > 1:
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for r in pool.imap(_job, tasks, chunksize=max(1, cfg.deals // (jobs * 8))):
+                results.append(r)
+                if progress:
+                    progress(1)
+    else:
+        for t in tasks:
+            results.append(_job(t))
+            if progress:
+                progress(1)
+    return summarize(cfg, results)
+
+
+def summarize(cfg: MatchConfig, results: list[dict[str, Any]]) -> dict[str, Any]:
+    diffs = [r["diff"] for r in results]
+    mean, lo, hi = mean_ci(diffs)
+    k = len(results[0]["per_seat"]) if results else 0
+    per_seat = [mean_ci([r["per_seat"][s] for r in results]) for s in range(k)]
+    made = {"a": [0, 0], "b": [0, 0]}
+    for r in results:
+        for p in r["plays"]:
+            if p["taker"] is None or p["made"] is None:
+                continue
+            side = "a" if p["taker"] in p["a_seats"] else "b"
+            made[side][0] += 1
+            made[side][1] += int(bool(p["made"]))
+    return {
+        "config": asdict(cfg),
+        "deals": len(results),
+        "mean_diff": mean, "ci95": [lo, hi],
+        "per_seat": [{"mean": m, "ci95": [a, b]} for m, a, b in per_seat],
+        "per_seat_label": "team of A (as {0,2}, as {1,3})"
+        if is_partnership(cfg.game, cfg.options) else "A's seat",
+        "contracts": {side: {"taken": t, "made": m, "made_rate": (m / t if t else None)}
+                      for side, (t, m) in made.items()},
+        "results": results,
+    }
+
+
+def format_summary(summary: dict[str, Any]) -> str:
+    cfg = summary["config"]
+    lines = [f"{cfg['game']}: {cfg['spec_a']} (A) vs {cfg['spec_b']} (B), "
+             f"{summary['deals']} deals, seed {cfg['seed']}",
+             f"A - B per deal: {summary['mean_diff']:+.2f}  95% CI "
+             f"[{summary['ci95'][0]:+.2f}, {summary['ci95'][1]:+.2f}]"]
+    for s, row in enumerate(summary["per_seat"]):
+        lines.append(f"  {summary['per_seat_label']} {s}: {row['mean']:+.2f} "
+                     f"[{row['ci95'][0]:+.2f}, {row['ci95'][1]:+.2f}]")
+    for side in ("a", "b"):
+        c = summary["contracts"][side]
+        if c["taken"]:
+            lines.append(f"  contracts taken by {side.upper()}: {c['taken']}, made "
+                         f"{100 * c['made_rate']:.1f}%")
+    return "\n".join(lines)
+
+
+def write_json(summary: dict[str, Any], path: str) -> None:
+    with open(path, "w") as f:
+        json.dump(summary, f, indent=1)

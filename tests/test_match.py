@@ -1,0 +1,73 @@
+"""Duplicate matches and the agent interface (issue: determinized play, item 4)."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver import OptionError, agents
+from solver.agents import Agent, make_agent
+from solver.cli import cli
+from solver.match import MatchConfig, run_match
+
+
+class FirstMoveAgent(Agent):
+    """Always the first legal move: a deterministic, different player."""
+
+    name = "first"
+
+    def choose(self, state, seat):
+        return state.legal_moves()[0]
+
+
+@pytest.fixture(autouse=True)
+def first_agent(monkeypatch):
+    monkeypatch.setitem(agents.AGENTS, "first", "test_match:FirstMoveAgent")
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_same_agent_on_both_sides_gives_exactly_zero(players):
+    # Duplicate: A and B identical → identical play on identical cards.
+    cfg = MatchConfig("tarot", "random", "random", 6, seed=2, options={"players": players})
+    summary = run_match(cfg)
+    assert summary["deals"] == 6
+    assert summary["mean_diff"] == 0
+    assert all(r["per_seat"] == [0] * players for r in summary["results"])
+
+
+def test_results_do_not_depend_on_jobs():
+    # worker processes are spawned: only registered agents exist there
+    cfg = MatchConfig("tarot", "random", "random", 8, seed=4, options={"players": 4})
+    assert run_match(cfg, jobs=1)["results"] == run_match(cfg, jobs=2)["results"]
+
+
+def test_different_agents_differ():
+    cfg = MatchConfig("tarot", "first", "random", 8, seed=4, options={"players": 4})
+    one = run_match(cfg, jobs=1)
+    assert any(r["diff"] != 0 for r in one["results"])
+    lo, hi = one["ci95"]
+    assert lo <= one["mean_diff"] <= hi
+
+
+def test_zero_sum_individual_game_tables():
+    cfg = MatchConfig("tarot", "first", "random", 4, seed=1, options={"players": 5})
+    for r in run_match(cfg)["results"]:
+        for p in r["plays"]:
+            assert sum(p["scores"]) == 0
+
+
+def test_bad_agent_spec_is_a_clear_error():
+    with pytest.raises(OptionError, match="unknown agent"):
+        make_agent("nonsense")
+    with pytest.raises(OptionError):
+        make_agent("random:depth=3")
+
+
+def test_cli_match_writes_json(tmp_path):
+    out = tmp_path / "m.json"
+    res = CliRunner().invoke(cli, ["match", "tarot", "--a", "first", "--b", "random",
+                                   "--deals", "3", "--seed", "1", "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    assert "A - B per deal" in res.output
+    data = json.loads(out.read_text())
+    assert data["deals"] == 3 and len(data["results"]) == 3
