@@ -1,0 +1,1088 @@
+# cython: language_level=3
+"""French Tarot card-play core: bitboards, legal moves, tricks, counting, random
+playouts and the exact double-dummy search (rules: shared/rules/tarot.md, sections
+2 and 8-11).
+
+Card ids are the deck indices of ``solver.cards.TAROT_DECK``: ``T1..T21`` = 0..20,
+``EX`` = 21, suit cards 22 + 14*suit + rank (ranks 1..10 J N Q K ascending). A card
+set is two 64-bit words: word 0 = trumps and the Excuse (bits 0..21, i.e. the deck
+mask's low 22 bits), word 1 = the four suits (the deck mask shifted right by 22).
+Within every suit (trumps included) a higher bit is a stronger card, so "cards above
+X" is a mask operation. Points are doubled (half points are integers).
+
+This module never imports the Python game modules: the face ``solver.core.tarot``
+validates a position and hands it over as plain integers and masks.
+"""
+from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t
+from libc.stdlib cimport malloc, free
+from libc.string cimport memset, memcpy
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from bitboard cimport popcount64, lowest_bit, highest_bit, clear_lowest
+
+cdef enum:
+    MAXP = 5
+    MAXPLY = 80
+    EXCUSE = 21
+    PETIT = 0
+    MONDE = 20
+    NCARDS = 78
+    NOMOVE = 255
+
+cdef uint64_t TRUMPS = (<uint64_t>1 << 21) - 1      # T1..T21 in word 0
+cdef uint64_t EXBIT = <uint64_t>1 << 21
+cdef uint64_t SUIT0 = (<uint64_t>1 << 14) - 1        # one suit block in word 1
+cdef uint64_t BOUTS0 = (<uint64_t>1 << 0) | (<uint64_t>1 << 20) | (<uint64_t>1 << 21)
+# word-1 masks of kings, queens, knights, jacks (ranks 13, 12, 11, 10 of each suit)
+cdef uint64_t KINGS1 = 0
+cdef uint64_t QUEENS1 = 0
+cdef uint64_t KNIGHTS1 = 0
+cdef uint64_t JACKS1 = 0
+cdef int PTS[78]          # doubled card values (TAROT-DECK-4)
+cdef int IS_BOUT[78]      # TAROT-DECK-3
+cdef int R2[4]            # doubled required points R(B) (TAROT-COUNT-2)
+cdef uint64_t ZOB[MAXP][NCARDS]
+cdef uint64_t ZLEAD[MAXP]
+cdef uint64_t ZPTS[512]
+cdef uint64_t ZMISC[64]
+
+
+cdef uint64_t _splitmix(uint64_t* s) noexcept nogil:
+    s[0] += <uint64_t>0x9E3779B97F4A7C15
+    cdef uint64_t z = s[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef void _init_tables():
+    global KINGS1, QUEENS1, KNIGHTS1, JACKS1
+    cdef int c, r, s, p
+    cdef uint64_t seed = 0x5EED7A207
+    for c in range(NCARDS):
+        if c < 22:
+            PTS[c] = 9 if (c == PETIT or c == MONDE or c == EXCUSE) else 1
+            IS_BOUT[c] = 1 if (c == PETIT or c == MONDE or c == EXCUSE) else 0
+        else:
+            r = (c - 22) % 14
+            PTS[c] = 9 if r == 13 else (7 if r == 12 else (5 if r == 11 else (3 if r == 10 else 1)))
+            IS_BOUT[c] = 0
+    for s in range(4):
+        KINGS1 |= <uint64_t>1 << (14 * s + 13)
+        QUEENS1 |= <uint64_t>1 << (14 * s + 12)
+        KNIGHTS1 |= <uint64_t>1 << (14 * s + 11)
+        JACKS1 |= <uint64_t>1 << (14 * s + 10)
+    R2[0] = 112
+    R2[1] = 102
+    R2[2] = 82
+    R2[3] = 72
+    for p in range(MAXP):
+        ZLEAD[p] = _splitmix(&seed)
+        for c in range(NCARDS):
+            ZOB[p][c] = _splitmix(&seed)
+    for c in range(512):
+        ZPTS[c] = _splitmix(&seed)
+    for c in range(64):
+        ZMISC[c] = _splitmix(&seed)
+
+
+_init_tables()
+
+
+cdef inline int card_word(int c) noexcept nogil:
+    return 0 if c < 22 else 1
+
+
+cdef inline uint64_t card_bit(int c) noexcept nogil:
+    return (<uint64_t>1 << c) if c < 22 else (<uint64_t>1 << (c - 22))
+
+
+cdef inline int suit_of(int c) noexcept nogil:
+    # 0..3 plain suits, 4 trumps, -1 Excuse
+    if c < 21:
+        return 4
+    if c == EXCUSE:
+        return -1
+    return (c - 22) // 14
+
+
+cdef inline int mask_points(uint64_t w0, uint64_t w1) noexcept nogil:
+    # doubled value of a card set: 1 per card + extras for bouts and honours
+    return (popcount64(w0) + popcount64(w1) + 8 * popcount64(w0 & BOUTS0)
+            + 8 * popcount64(w1 & KINGS1) + 6 * popcount64(w1 & QUEENS1)
+            + 4 * popcount64(w1 & KNIGHTS1) + 2 * popcount64(w1 & JACKS1))
+
+
+cdef struct Saved:
+    int leader
+    int ntrick
+    int trick_no
+    int att_pts
+    int att_bouts
+    int att_tricks
+    int def_tricks
+    int petit_trick
+    int pb
+    int exc6
+
+
+cdef struct Pos:
+    int n
+    int total_tricks
+    int ply            # cards played since the core position was set up (+ trick prefix)
+    int start_ply
+    int leader
+    int ntrick
+    int trick_no
+    uint64_t hand[MAXP][2]
+    int side[MAXP]     # 1 = attack, 0 = defence
+    int att_pts        # doubled points of the attack's pile so far (dog/ecart included)
+    int att_bouts
+    int att_tricks
+    int def_tricks
+    int petit_trick    # trick number in which T1 was played, -1 if not yet
+    int pb             # petit au bout after the last trick: +1 attack, -1 defence, 0
+    int exc6           # 1 if the last trick was won by the Excuse (TAROT-EXC-6)
+    int excuse_rule    # 0 = changes_side (TAROT-EXC-5), 1 = to_trick_winner
+    int restrict_first # TAROT-CALL-6 active for the opening lead
+    uint64_t forbid[2] # cards the opening lead may not be
+    uint64_t hash      # Zobrist hash of (seat, card) for cards still in hands
+    int played[MAXPLY]
+    Saved saved[MAXPLY]
+    # objective (TAROT-SCORE-1 / TAROT-VAR-2)
+    int base
+    int mult
+    int pb_mult
+    int poignee
+    int chelem_announced
+
+
+cdef inline int to_act(Pos* p) noexcept nogil:
+    return (p.leader + p.ntrick) % p.n
+
+
+cdef inline int is_over(Pos* p) noexcept nogil:
+    return p.trick_no >= p.total_tricks
+
+
+cdef void legal_mask(Pos* p, uint64_t* out) noexcept nogil:
+    """Legal cards of the seat to act (TAROT-PLAY-2..5, TAROT-EXC-1, TAROT-CALL-6)."""
+    cdef int seat = to_act(p)
+    cdef uint64_t t = p.hand[seat][0]
+    cdef uint64_t s = p.hand[seat][1]
+    cdef uint64_t ex = t & EXBIT
+    cdef uint64_t trumps = t & TRUMPS
+    cdef uint64_t over, follow
+    cdef int led = -1
+    cdef int w = -1
+    cdef int i, c
+    cdef int base = p.ply - p.ntrick
+    for i in range(p.ntrick):
+        c = p.played[base + i]
+        if c == EXCUSE:
+            continue        # TAROT-PLAY-3: after a led EX the next card defines the suit
+        if led < 0:
+            led = c
+        if c < 21 and c > w:
+            w = c
+    if led < 0:
+        out[0] = t
+        out[1] = s
+        if p.restrict_first and p.trick_no == 0 and p.ntrick == 0:
+            # TAROT-CALL-6: not the called suit on the opening lead (EX lapses it)
+            if (t & ~p.forbid[0]) | (s & ~p.forbid[1]):
+                out[0] = t & ~p.forbid[0]
+                out[1] = s & ~p.forbid[1]
+        return
+    if led < 21:
+        # TAROT-PLAY-4.2: trump led -> overtrump W if possible, else any trump
+        if trumps:
+            over = trumps & ~((<uint64_t>2 << w) - 1)
+            out[0] = (over if over else trumps) | ex
+            out[1] = 0
+        else:
+            out[0] = t
+            out[1] = s
+        return
+    follow = s & (SUIT0 << (14 * ((led - 22) // 14)))
+    if follow:
+        out[0] = ex                    # TAROT-PLAY-4.1 (+ EX, TAROT-EXC-1)
+        out[1] = follow
+    elif trumps:
+        # TAROT-PLAY-4.3 / TAROT-PLAY-5: must trump, overtrump if possible
+        if w >= 0:
+            over = trumps & ~((<uint64_t>2 << w) - 1)
+            out[0] = (over if over else trumps) | ex
+        else:
+            out[0] = trumps | ex
+        out[1] = 0
+    else:
+        out[0] = t                     # TAROT-PLAY-4.4
+        out[1] = s
+
+
+cdef int winner_index(int* cards, int k) noexcept nogil:
+    """Index of the winning card among k played cards (TAROT-PLAY-6, TAROT-EXC-2);
+    -1 if no card other than EX was played."""
+    cdef int i, c, led = -1, best = -1, bi = -1, tb = -1, ti = -1
+    for i in range(k):
+        c = cards[i]
+        if c == EXCUSE:
+            continue
+        if c < 21:
+            if c > tb:
+                tb = c
+                ti = i
+        if led < 0:
+            led = suit_of(c)
+    if ti >= 0:
+        return ti
+    for i in range(k):
+        c = cards[i]
+        if c != EXCUSE and suit_of(c) == led and c > best:
+            best = c
+            bi = i
+    return bi
+
+
+cdef void finish_trick(Pos* p) noexcept nogil:
+    """Resolve a complete trick: winner, piles with the Excuse rules, tricks counts,
+    petit au bout (TAROT-PLAY-6, TAROT-EXC-3..6, TAROT-SCORE-3)."""
+    cdef int n = p.n
+    cdef int base = p.ply - n
+    cdef int* cards = &p.played[base]
+    cdef int wi = winner_index(cards, n)
+    cdef int wseat = (p.leader + wi) % n
+    cdef int wside = p.side[wseat]
+    cdef int last = p.trick_no == p.total_tricks - 1
+    cdef int i, c, exi = -1, tp = 0, tb = 0, has_petit = 0
+    cdef int exseat, es, att_gain = 0, att_bgain = 0
+    for i in range(n):
+        c = cards[i]
+        tp += PTS[c]
+        tb += IS_BOUT[c]
+        if c == EXCUSE:
+            exi = i
+        elif c == PETIT:
+            has_petit = 1
+    p.exc6 = 0
+    if exi >= 0 and last:
+        exseat = (p.leader + exi) % n
+        es = p.side[exseat]
+        if (es == 1 and p.def_tricks == 0) or (es == 0 and p.att_tricks == 0):
+            # TAROT-EXC-6: EX wins the last trick for a side that won every trick
+            p.exc6 = 1
+            wseat = exseat
+            wside = es
+    if exi < 0 or p.exc6:
+        if wside:
+            att_gain = tp
+            att_bgain = tb
+    else:
+        exseat = (p.leader + exi) % n
+        es = p.side[exseat]
+        if not last:
+            if es == wside:
+                if wside:
+                    att_gain = tp
+                    att_bgain = tb
+            else:
+                # TAROT-EXC-3/4: EX back to its owner, who gives a half-point card
+                if wside:
+                    att_gain = tp - 9 + 1
+                    att_bgain = tb - 1
+                else:
+                    att_gain = 9 - 1
+                    att_bgain = 1
+        elif p.excuse_rule == 0:
+            # TAROT-EXC-5: on the last trick EX changes side, no compensation
+            if wside:
+                att_gain = tp - 9
+                att_bgain = tb - 1
+            if es == 0:
+                att_gain += 9
+                att_bgain += 1
+        else:
+            # excuse_last_trick = to_trick_winner
+            if wside:
+                att_gain = tp
+                att_bgain = tb
+    p.att_pts += att_gain
+    p.att_bouts += att_bgain
+    if wside:
+        p.att_tricks += 1
+    else:
+        p.def_tricks += 1
+    if has_petit:
+        p.petit_trick = p.trick_no
+    if last:
+        p.pb = 0
+        if p.petit_trick == p.trick_no or (p.exc6 and p.petit_trick == p.trick_no - 1):
+            p.pb = 1 if wside else -1            # TAROT-SCORE-3
+    p.leader = wseat
+    p.ntrick = 0
+    p.trick_no += 1
+
+
+cdef inline void play_card(Pos* p, int c) noexcept nogil:
+    cdef int seat = to_act(p)
+    cdef Saved* sv = &p.saved[p.ply]
+    sv.leader = p.leader
+    sv.ntrick = p.ntrick
+    sv.trick_no = p.trick_no
+    sv.att_pts = p.att_pts
+    sv.att_bouts = p.att_bouts
+    sv.att_tricks = p.att_tricks
+    sv.def_tricks = p.def_tricks
+    sv.petit_trick = p.petit_trick
+    sv.pb = p.pb
+    sv.exc6 = p.exc6
+    if c < 22:
+        p.hand[seat][0] &= ~(<uint64_t>1 << c)
+    else:
+        p.hand[seat][1] &= ~(<uint64_t>1 << (c - 22))
+    p.hash ^= ZOB[seat][c]
+    p.played[p.ply] = c
+    p.ply += 1
+    p.ntrick += 1
+    if p.ntrick == p.n:
+        finish_trick(p)
+
+
+cdef inline void undo_card(Pos* p) noexcept nogil:
+    p.ply -= 1
+    cdef Saved* sv = &p.saved[p.ply]
+    cdef int c = p.played[p.ply]
+    p.leader = sv.leader
+    p.ntrick = sv.ntrick
+    p.trick_no = sv.trick_no
+    p.att_pts = sv.att_pts
+    p.att_bouts = sv.att_bouts
+    p.att_tricks = sv.att_tricks
+    p.def_tricks = sv.def_tricks
+    p.petit_trick = sv.petit_trick
+    p.pb = sv.pb
+    p.exc6 = sv.exc6
+    cdef int seat = to_act(p)
+    if c < 22:
+        p.hand[seat][0] |= <uint64_t>1 << c
+    else:
+        p.hand[seat][1] |= <uint64_t>1 << (c - 22)
+    p.hash ^= ZOB[seat][c]
+
+
+cdef inline int f_points(Pos* p, int pts, int bouts) noexcept nogil:
+    """sign*(base+m)*M + sign*H for a pile of `pts` doubled points and `bouts` bouts
+    (TAROT-COUNT-2/4, TAROT-SCORE-1); nondecreasing in pts and bouts."""
+    cdef int e = pts - R2[bouts if bouts < 3 else 3]
+    cdef int m
+    if e >= 0:
+        m = (e + 1) // 2
+        return (p.base + m) * p.mult + p.poignee
+    m = (-e + 1) // 2
+    return -(p.base + m) * p.mult - p.poignee
+
+
+cdef inline int chelem_term(Pos* p) noexcept nogil:
+    # TAROT-SCORE-5, at the end of the deal
+    if p.chelem_announced:
+        return 400 if p.def_tricks == 0 else -200
+    if p.def_tricks == 0:
+        return 200
+    if p.att_tricks == 0:
+        return -200
+    return 0
+
+
+cdef inline int final_value(Pos* p) noexcept nogil:
+    """Per-defender amount T of TAROT-SCORE-1 (unrounded) once the deal is over."""
+    return f_points(p, p.att_pts, p.att_bouts) + p.pb * 10 * p.pb_mult + chelem_term(p)
+
+
+cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
+    """Bounds on the final T reachable from any position: every card not yet
+    credited may still go either way (the attack never loses captured points)."""
+    cdef uint64_t l0 = 0, l1 = 0
+    cdef int i, c
+    cdef int base = p.ply - p.ntrick
+    for i in range(p.n):
+        l0 |= p.hand[i][0]
+        l1 |= p.hand[i][1]
+    for i in range(p.ntrick):
+        c = p.played[base + i]
+        if c < 22:
+            l0 |= <uint64_t>1 << c
+        else:
+            l1 |= <uint64_t>1 << (c - 22)
+    cdef int lp = mask_points(l0, l1)
+    cdef int lb = popcount64(l0 & BOUTS0)
+    cdef int pbpos = 0
+    cdef int cmax, cmin
+    if (l0 & 1) or ((l0 & EXBIT) and p.petit_trick == p.trick_no - 1
+                    and p.trick_no == p.total_tricks - 1):
+        pbpos = 1
+    if p.chelem_announced:
+        cmax = 400 if p.def_tricks == 0 else -200
+        cmin = -200
+    else:
+        cmax = 200 if p.def_tricks == 0 else 0
+        cmin = -200 if p.att_tricks == 0 else 0
+    hi[0] = f_points(p, p.att_pts + lp, p.att_bouts + lb) + pbpos * 10 * p.pb_mult + cmax
+    lo[0] = f_points(p, p.att_pts, p.att_bouts) - pbpos * 10 * p.pb_mult + cmin
+
+
+cdef inline uint64_t xorshift(uint64_t* s) noexcept nogil:
+    cdef uint64_t x = s[0]
+    x ^= x << 13
+    x ^= x >> 7
+    x ^= x << 17
+    s[0] = x
+    return x
+
+
+cdef inline int pick_random(uint64_t* m, uint64_t* rng) noexcept nogil:
+    """A uniformly random card of a two-word mask."""
+    cdef int n0 = popcount64(m[0])
+    cdef int n1 = popcount64(m[1])
+    cdef int k = <int>(xorshift(rng) % <uint64_t>(n0 + n1))
+    cdef uint64_t w
+    if k < n0:
+        w = m[0]
+        while k:
+            w = clear_lowest(w)
+            k -= 1
+        return lowest_bit(w)
+    k -= n0
+    w = m[1]
+    while k:
+        w = clear_lowest(w)
+        k -= 1
+    return 22 + lowest_bit(w)
+
+
+cdef int playout(Pos* p, uint64_t* rng) noexcept nogil:
+    """Random legal play to the end of the deal; returns the final T (position kept
+    at the end: the caller undoes or restores)."""
+    cdef uint64_t m[2]
+    while not is_over(p):
+        legal_mask(p, m)
+        play_card(p, pick_random(m, rng))
+    return final_value(p)
+
+
+cdef inline int next_card(uint64_t* m) noexcept nogil:
+    # pop the lowest card of a two-word mask
+    cdef int c
+    if m[0]:
+        c = lowest_bit(m[0])
+        m[0] = clear_lowest(m[0])
+        return c
+    c = lowest_bit(m[1])
+    m[1] = clear_lowest(m[1])
+    return 22 + c
+
+
+# ------------------------------------------------------------------ search ----
+
+cdef struct TTEntry:
+    uint64_t key
+    int16_t lb
+    int16_t ub
+    uint8_t best
+    uint8_t depth
+    uint8_t used
+    uint8_t pad
+
+
+cdef inline double now_s() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef int LO_INF = -30000
+cdef int HI_INF = 30000
+
+
+cdef class TarotCore:
+    """A Tarot play-phase position with O(1) play/undo, random playouts and the exact
+    double-dummy search. Built from plain integers by ``solver.core.tarot``."""
+
+    cdef Pos p
+    cdef TTEntry* tt
+    cdef uint64_t tt_mask
+    cdef int tt_bits
+    cdef int64_t nodes
+    cdef int64_t node_budget
+    cdef double deadline
+    cdef int aborted
+    cdef int64_t tt_probes
+    cdef int64_t tt_hits
+    cdef int use_tt
+    cdef int use_merge
+    cdef int use_bounds
+    cdef int use_order
+
+    def __cinit__(self):
+        self.tt = NULL
+
+    def __dealloc__(self):
+        if self.tt != NULL:
+            free(self.tt)
+            self.tt = NULL
+
+    def __init__(self, int n, hands, int leader, trick=(), int trick_no=0,
+                 int total_tricks=0, sides=(), int att_pts=0, int att_bouts=0,
+                 int att_tricks=0, int def_tricks=0, int petit_trick=-1,
+                 int excuse_rule=0, forbid=0, int base=25, int mult=1, int pb_mult=1,
+                 int poignee=0, bint chelem_announced=False, int tt_bits=20):
+        """Set up a position. ``hands``: 78-bit deck masks per seat; ``trick``: cards
+        already in the current trick, in play order from ``leader``; ``sides``: 1 for
+        attack seats; ``att_pts``: doubled points already in the attack's pile."""
+        cdef int i, c
+        if n < 3 or n > 5:
+            raise ValueError("players must be 3, 4 or 5")
+        if len(hands) != n or len(sides) != n:
+            raise ValueError("one hand and one side per seat")
+        if len(trick) >= n:
+            raise ValueError("the current trick must be incomplete")
+        if not (0 <= leader < n) or not (0 < total_tricks <= 24):
+            raise ValueError("bad leader or trick count")
+        if not (0 <= trick_no < total_tricks) or not (0 <= att_bouts <= 3):
+            raise ValueError("bad trick number or bouts")
+        if tt_bits < 4 or tt_bits > 28:
+            raise ValueError("tt_bits must be in 4..28")
+        memset(&self.p, 0, sizeof(Pos))
+        self.p.n = n
+        self.p.total_tricks = total_tricks
+        self.p.leader = leader
+        self.p.trick_no = trick_no
+        self.p.att_pts = att_pts
+        self.p.att_bouts = att_bouts
+        self.p.att_tricks = att_tricks
+        self.p.def_tricks = def_tricks
+        self.p.petit_trick = petit_trick
+        self.p.excuse_rule = excuse_rule
+        self.p.base = base
+        self.p.mult = mult
+        self.p.pb_mult = pb_mult
+        self.p.poignee = poignee
+        self.p.chelem_announced = chelem_announced
+        self.p.forbid[0] = <uint64_t>(forbid & 0x3FFFFF)
+        self.p.forbid[1] = <uint64_t>(forbid >> 22)
+        self.p.restrict_first = 1 if forbid else 0
+        for i in range(n):
+            h = int(hands[i])
+            if h < 0 or h >> 78:
+                raise ValueError("hand mask out of range")
+            self.p.hand[i][0] = <uint64_t>(h & 0x3FFFFF)
+            self.p.hand[i][1] = <uint64_t>(h >> 22)
+            self.p.side[i] = 1 if sides[i] else 0
+            for c in _bits(h):
+                self.p.hash ^= ZOB[i][c]
+        for i, c in enumerate(trick):
+            if not 0 <= c < NCARDS:
+                raise ValueError("card out of range")
+            self.p.played[i] = c
+        self.p.ply = len(trick)
+        self.p.start_ply = self.p.ply
+        self.p.ntrick = len(trick)
+        if self.p.ply + sum(_popcount(h) for h in hands) > MAXPLY:
+            raise ValueError("too many cards")
+        self.tt_bits = tt_bits
+        self.tt_mask = (<uint64_t>1 << tt_bits) - 1
+        self.use_tt = 1
+        self.use_merge = 1
+        self.use_bounds = 1
+        self.use_order = 1
+        self.tt = <TTEntry*>malloc(sizeof(TTEntry) * ((<size_t>1) << tt_bits))
+        if self.tt == NULL:
+            raise MemoryError("transposition table")
+        self.clear_tt()
+
+    def clear_tt(self):
+        """Empty the transposition table."""
+        memset(self.tt, 0, sizeof(TTEntry) * ((<size_t>1) << self.tt_bits))
+
+    def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True):
+        """Switch search techniques on/off (for measurements and cross-checks)."""
+        self.use_tt = tt
+        self.use_merge = merge
+        self.use_bounds = bounds
+        self.use_order = order
+
+    # ---------------------------------------------------------- position API
+    @property
+    def to_act(self):
+        return None if is_over(&self.p) else to_act(&self.p)
+
+    @property
+    def n(self):
+        return self.p.n
+
+    @property
+    def trick_no(self):
+        return self.p.trick_no
+
+    @property
+    def leader(self):
+        return self.p.leader
+
+    @property
+    def trick(self):
+        return [self.p.played[self.p.ply - self.p.ntrick + i] for i in range(self.p.ntrick)]
+
+    def is_over(self):
+        return bool(is_over(&self.p))
+
+    def hand(self, int seat):
+        """78-bit deck mask of a seat's remaining cards."""
+        if not 0 <= seat < self.p.n:
+            raise ValueError("no such seat")
+        return int(self.p.hand[seat][0]) | (int(self.p.hand[seat][1]) << 22)
+
+    def legal_mask(self):
+        """78-bit deck mask of the legal cards of the seat to act (0 if over)."""
+        cdef uint64_t m[2]
+        if is_over(&self.p):
+            return 0
+        legal_mask(&self.p, m)
+        return int(m[0]) | (int(m[1]) << 22)
+
+    def play(self, int card):
+        """Play a legal card (ValueError otherwise)."""
+        cdef uint64_t m[2]
+        if is_over(&self.p):
+            raise ValueError("the deal is over")
+        if not 0 <= card < NCARDS:
+            raise ValueError("card out of range")
+        legal_mask(&self.p, m)
+        if not (m[card_word(card)] & card_bit(card)):
+            raise ValueError("illegal card")
+        play_card(&self.p, card)
+
+    def undo(self):
+        """Take back the last card played in the core."""
+        if self.p.ply <= self.p.start_ply:
+            raise ValueError("nothing to undo")
+        undo_card(&self.p)
+
+    def counts(self):
+        """Captured-history summary: doubled attack points, attack bouts, tricks won
+        by each side, petit-au-bout term, EXC-6 flag."""
+        return dict(att_pts=self.p.att_pts, att_bouts=self.p.att_bouts,
+                    att_tricks=self.p.att_tricks, def_tricks=self.p.def_tricks,
+                    pb=self.p.pb, exc6=self.p.exc6, petit_trick=self.p.petit_trick)
+
+    def last_trick_winner(self):
+        """Seat that won the last completed trick (the current leader)."""
+        return self.p.leader
+
+    def final_value(self):
+        """Per-defender amount T (TAROT-SCORE-1) of a finished deal."""
+        if not is_over(&self.p):
+            raise ValueError("the deal is not over")
+        return final_value(&self.p)
+
+    def bounds(self):
+        """(low, high) bounds of the final T from this trick boundary."""
+        cdef int lo, hi
+        value_bounds(&self.p, &lo, &hi)
+        return lo, hi
+
+    def playout(self, uint64_t seed):
+        """Play the deal out at random from here (seeded) and return the final T;
+        the position is restored afterwards."""
+        cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+        cdef int start = self.p.ply, v
+        with nogil:
+            v = playout(&self.p, &rng)
+            while self.p.ply > start:
+                undo_card(&self.p)
+        return v
+
+    def playouts(self, long count, uint64_t seed):
+        """`count` seeded random playouts from here; returns the sum of final T."""
+        cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+        cdef int start = self.p.ply
+        cdef long i
+        cdef int64_t total = 0
+        if rng == 0:
+            rng = 1
+        with nogil:
+            for i in range(count):
+                total += playout(&self.p, &rng)
+                while self.p.ply > start:
+                    undo_card(&self.p)
+        return total
+
+    def legal_generations(self, long count, uint64_t seed):
+        """Benchmark helper: `count` legal-move generations along random playouts;
+        returns a checksum of the masks."""
+        cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+        cdef int start = self.p.ply
+        cdef long i
+        cdef uint64_t m[2]
+        cdef uint64_t acc = 0
+        with nogil:
+            for i in range(count):
+                if is_over(&self.p):
+                    while self.p.ply > start:
+                        undo_card(&self.p)
+                legal_mask(&self.p, m)
+                acc += m[0] ^ m[1]
+                play_card(&self.p, pick_random(m, &rng))
+            while self.p.ply > start:
+                undo_card(&self.p)
+        return int(acc)
+
+    # ------------------------------------------------------------- search
+    def stats(self):
+        return dict(nodes=self.nodes, tt_probes=self.tt_probes, tt_hits=self.tt_hits,
+                    aborted=bool(self.aborted))
+
+    def probe(self, int x, node_budget=None, deadline=None):
+        """Zero-window test: can the attack guarantee a final T >= x?
+        Returns True/False, or None if a limit stopped the search."""
+        self._arm(node_budget, deadline)
+        cdef int r
+        with nogil:
+            r = self.search(x)
+        if self.aborted:
+            return None
+        return bool(r)
+
+    def _arm(self, node_budget, deadline):
+        self.aborted = 0
+        self.node_budget = -1 if node_budget is None else int(node_budget) + self.nodes
+        self.deadline = -1.0 if deadline is None else now_s() + float(deadline)
+
+    def value(self, node_budget=None, deadline=None, lo=None, hi=None):
+        """Exact minimax value of the final T by bisection over zero-window probes
+        (MTD-bi). Returns (value, complete); when a limit stops the search, value is
+        the best bound known (None if nothing is known)."""
+        cdef int blo, bhi, x, r
+        self._arm(node_budget, deadline)
+        if is_over(&self.p):
+            return final_value(&self.p), True
+        value_bounds(&self.p, &blo, &bhi)
+        if lo is not None:
+            blo = max(blo, lo)
+        if hi is not None:
+            bhi = min(bhi, hi)
+        with nogil:
+            while blo < bhi:
+                x = blo + (bhi - blo + 1) // 2
+                r = self.search(x)
+                if self.aborted:
+                    break
+                if r:
+                    blo = x
+                else:
+                    bhi = x - 1
+        if self.aborted:
+            return None, False
+        return blo, True
+
+    cdef inline int check_limits(self) noexcept nogil:
+        if self.node_budget >= 0 and self.nodes >= self.node_budget:
+            self.aborted = 1
+        elif self.deadline >= 0 and (self.nodes & 1023) == 0 and now_s() > self.deadline:
+            self.aborted = 1
+        return self.aborted
+
+    cdef inline uint64_t tt_key(self) noexcept nogil:
+        cdef Pos* p = &self.p
+        cdef int flags = p.att_bouts | ((p.att_tricks > 0) << 2) | ((p.def_tricks > 0) << 3) \
+            | ((p.petit_trick == p.trick_no - 1) << 4)
+        return p.hash ^ ZLEAD[p.leader] ^ ZPTS[p.att_pts & 511] ^ ZMISC[flags]
+
+    cdef int order_moves(self, uint64_t* m, int* moves) noexcept nogil:
+        """Candidate cards of the legal mask m after merging equivalent cards, best
+        first by a cheap heuristic. Returns their number."""
+        cdef Pos* p = &self.p
+        cdef int seat = to_act(p)
+        cdef int me = p.side[seat]
+        cdef uint64_t live0 = 0, live1 = 0
+        cdef int i, c, h, k = 0, nm = 0
+        cdef uint64_t above, w
+        cdef int scores[32]
+        cdef int base = p.ply - p.ntrick
+        cdef int tcards[5]
+        cdef int nt = p.ntrick
+        cdef int wi, wc = -1, wside = -1, lastp, sc, beats, ledsuit = -1
+        for i in range(p.n):
+            live0 |= p.hand[i][0]
+            live1 |= p.hand[i][1]
+        for i in range(nt):
+            c = p.played[base + i]
+            tcards[i] = c
+            if c < 22:
+                live0 |= <uint64_t>1 << c
+            else:
+                live1 |= <uint64_t>1 << (c - 22)
+            if c != EXCUSE and ledsuit < 0:
+                ledsuit = suit_of(c)
+        wi = winner_index(tcards, nt) if nt else -1
+        if wi >= 0:
+            wc = tcards[wi]
+            wside = p.side[(p.leader + wi) % p.n]
+        lastp = nt == p.n - 1
+        cdef uint64_t mm[2]
+        mm[0] = m[0]
+        mm[1] = m[1]
+        while mm[0] | mm[1]:
+            c = next_card(mm)
+            if self.use_merge and c != EXCUSE:
+                # skip c if the next higher live card of its suit is also a candidate
+                # of the same holder with the same value (TAROT-DECK-2/4 equivalence)
+                if c < 21:
+                    above = live0 & TRUMPS & ~((<uint64_t>2 << c) - 1)
+                    if above:
+                        h = lowest_bit(above)
+                        if (m[0] >> h) & 1 and PTS[h] == PTS[c]:
+                            continue
+                else:
+                    i = c - 22
+                    above = live1 & (SUIT0 << (14 * (i // 14))) & ~((<uint64_t>2 << i) - 1)
+                    if above:
+                        h = 22 + lowest_bit(above)
+                        if (m[1] >> (h - 22)) & 1 and PTS[h] == PTS[c]:
+                            continue
+            moves[k] = c
+            if self.use_order:
+                if c == EXCUSE:
+                    sc = 0
+                elif wc < 0:
+                    # leading: masters first (highest live card of its suit), else low
+                    if c < 21:
+                        above = live0 & TRUMPS & ~((<uint64_t>2 << c) - 1)
+                    else:
+                        i = c - 22
+                        above = live1 & (SUIT0 << (14 * (i // 14))) & ~((<uint64_t>2 << i) - 1)
+                    if above == 0:
+                        sc = 40 + PTS[c]
+                    else:
+                        sc = -PTS[c] - popcount64(above)
+                else:
+                    if c < 21:
+                        beats = wc >= 21 or c > wc
+                    else:
+                        beats = wc >= 22 and suit_of(c) == suit_of(wc) and c > wc
+                    if wside == me:
+                        sc = 10 + PTS[c] * (2 if lastp else 1) - (5 if beats else 0)
+                    elif beats:
+                        sc = 30 - (c % 22) + (PTS[c] if lastp else 0)
+                    else:
+                        sc = -3 * PTS[c]
+                scores[k] = sc
+            k += 1
+        if self.use_order:
+            # insertion sort, best first
+            for i in range(1, k):
+                c = moves[i]
+                sc = scores[i]
+                h = i - 1
+                while h >= 0 and scores[h] < sc:
+                    moves[h + 1] = moves[h]
+                    scores[h + 1] = scores[h]
+                    h -= 1
+                moves[h + 1] = c
+                scores[h + 1] = sc
+        return k
+
+    cdef int search(self, int x) noexcept nogil:
+        """1 iff the attack can force a final T >= x (null-window minimax)."""
+        cdef Pos* p = &self.p
+        cdef int lo, hi, i, j, k, r, maximizing, best = NOMOVE, boundary
+        cdef uint64_t key = 0
+        cdef TTEntry* e = NULL
+        cdef TTEntry* slot
+        cdef int ttbest = NOMOVE
+        cdef int moves[32]
+        cdef uint64_t m[2]
+        self.nodes += 1
+        if is_over(p):
+            return final_value(p) >= x
+        if self.check_limits():
+            return 0
+        boundary = p.ntrick == 0
+        if boundary:
+            if self.use_bounds:
+                value_bounds(p, &lo, &hi)
+                if lo >= x:
+                    return 1
+                if hi < x:
+                    return 0
+            if self.use_tt:
+                key = self.tt_key()
+                self.tt_probes += 1
+                e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
+                for i in range(2):
+                    if e[i].used and e[i].key == key:
+                        self.tt_hits += 1
+                        if e[i].lb >= x:
+                            return 1
+                        if e[i].ub < x:
+                            return 0
+                        ttbest = e[i].best
+                        break
+        legal_mask(p, m)
+        k = self.order_moves(m, moves)
+        if ttbest != NOMOVE:
+            for i in range(k):
+                if moves[i] == ttbest:
+                    j = i
+                    while j > 0:
+                        moves[j] = moves[j - 1]
+                        j -= 1
+                    moves[0] = ttbest
+                    break
+        maximizing = p.side[to_act(p)]
+        r = 0 if maximizing else 1
+        for i in range(k):
+            play_card(p, moves[i])
+            if self.search(x):
+                undo_card(p)
+                if maximizing:
+                    r = 1
+                    best = moves[i]
+                    break
+            else:
+                undo_card(p)
+                if not maximizing:
+                    r = 0
+                    best = moves[i]
+                    break
+            if self.aborted:
+                return 0
+        if self.aborted:
+            return 0
+        if boundary and self.use_tt:
+            self.tt_store(key, x, r, best)
+        return r
+
+    cdef void tt_store(self, uint64_t key, int x, int r, int best) noexcept nogil:
+        cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
+        cdef TTEntry* s = NULL
+        cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
+        cdef int i
+        for i in range(2):
+            if e[i].used and e[i].key == key:
+                s = &e[i]
+                break
+        if s == NULL:
+            # slot 0 keeps the deeper entry, slot 1 always replaced
+            if not e[0].used or e[0].depth <= depth:
+                if e[0].used:
+                    e[1] = e[0]
+                s = &e[0]
+            else:
+                s = &e[1]
+            s.key = key
+            s.lb = LO_INF
+            s.ub = HI_INF
+            s.used = 1
+            s.depth = depth
+            s.best = NOMOVE
+        if r:
+            if x > s.lb:
+                s.lb = x
+        else:
+            if x - 1 < s.ub:
+                s.ub = x - 1
+        if best != NOMOVE:
+            s.best = best
+
+
+def _popcount(mask):
+    return bin(mask).count("1")
+
+
+def _bits(mask):
+    out = []
+    i = 0
+    while mask:
+        if mask & 1:
+            out.append(i)
+        mask >>= 1
+        i += 1
+    return out
+
+
+def trick_winner(cards):
+    """Index of the winning card of a (partial) trick by TAROT-PLAY-6 / TAROT-EXC-2,
+    -1 if only EX was played (EXC-6 needs the deal's history: see TarotCore)."""
+    cdef int buf[5]
+    cdef int k = len(cards)
+    if k < 1 or k > 5:
+        raise ValueError("a trick has 1 to 5 cards")
+    for i in range(k):
+        if not 0 <= cards[i] < NCARDS:
+            raise ValueError("card out of range")
+        buf[i] = cards[i]
+    return winner_index(buf, k)
+
+
+def card_points2(int card):
+    """Doubled value of a card (TAROT-DECK-4)."""
+    if not 0 <= card < NCARDS:
+        raise ValueError("card out of range")
+    return PTS[card]
+
+
+def mask_points2(mask):
+    """Doubled value of a card set given as a 78-bit deck mask."""
+    return mask_points(<uint64_t>(mask & 0x3FFFFF), <uint64_t>(mask >> 22))
+
+
+def random_deal_playouts(int n, long count, uint64_t seed, int mult=2, bint dog_to_attack=True):
+    """Benchmark loop run entirely in C: deal `count` random deals for n players
+    (seeded), seat 0 takes (5p: the holder of KH is the partner), the dog goes to the
+    attack (as an écart) or not, and every deal is played out at random. Returns the
+    sum of the final T."""
+    cdef Pos p
+    cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+    cdef int deck[78]
+    cdef int i, j, t, hs, s, partner
+    cdef long d
+    cdef int64_t total = 0
+    cdef int KH = 22 + 14 * 1 + 13
+    if n < 3 or n > 5:
+        raise ValueError("players must be 3, 4 or 5")
+    hs = 24 if n == 3 else (18 if n == 4 else 15)
+    with nogil:
+        for d in range(count):
+            memset(&p, 0, sizeof(Pos))
+            for i in range(78):
+                deck[i] = i
+            for i in range(77, 0, -1):
+                j = <int>(xorshift(&rng) % <uint64_t>(i + 1))
+                t = deck[i]
+                deck[i] = deck[j]
+                deck[j] = t
+            p.n = n
+            p.total_tricks = hs
+            p.petit_trick = -1
+            p.base = 25
+            p.mult = mult
+            p.pb_mult = mult
+            partner = -1
+            for s in range(n):
+                for i in range(hs):
+                    t = deck[s * hs + i]
+                    if t < 22:
+                        p.hand[s][0] |= <uint64_t>1 << t
+                    else:
+                        p.hand[s][1] |= <uint64_t>1 << (t - 22)
+                    if t == KH:
+                        partner = s
+            p.side[0] = 1
+            if n == 5 and partner > 0:
+                p.side[partner] = 1
+            if dog_to_attack:
+                for i in range(n * hs, 78):
+                    p.att_pts += PTS[deck[i]]
+                    p.att_bouts += IS_BOUT[deck[i]]
+            p.leader = 1 % n
+            total += playout(&p, &rng)
+    return total
