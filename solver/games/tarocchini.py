@@ -1,0 +1,868 @@
+"""Tarocchini (Tarocco Bolognese): Ottocento (4 players) and Terziglio (3 players).
+
+The executable form of ../shared/rules/tarocchini.md. Rule IDs are cited where each
+rule lives. Cards are ``TAROCCHINI_DECK`` indices, sets are bit masks (solver.cards).
+
+Module-level pure functions (no state needed; the Cython core and the double-dummy
+solver are differential-tested against them):
+
+* ``legal_cards(hand, trick) -> int`` — mask of the cards ``hand`` may play to
+  ``trick`` (a list of ``(seat, card)``), TAROC-PLAY-2/3 and TAROC-MATTO-1;
+* ``trick_winner(trick) -> int`` — seat winning a complete trick, TAROC-PLAY-4;
+* ``card_points(card) -> int`` — card points in **half points**: ``2 * value - 1``,
+  so that a pile of ``n`` cards is worth ``sum(card_points) / 2`` = ``Σ values − n/2``
+  (TAROC-PTS-2). The pack is 174 half points, the last trick 12 (``LAST_TRICK_HALF``);
+  ``card_value(card)`` is the printed value (TAROC-DECK-1).
+
+Neither function depends on a contract: Tarocchini has one fixed trump suit and no
+partner exception.
+
+Deal flow (one state = one deal; ``OttocentoMatch`` plays deals to the target):
+
+* Ottocento: ``monte`` votes (OTTO-DEAL-4) → dealer's ``callout``/``take`` choice
+  (OTTO-SCORE-3, only offered when he can reach the target) → 2 ``discard`` moves
+  (OTTO-DEAL-2) → ``declare`` (TAROC-DECL) → 15 tricks ``play`` → ``over``.
+* Terziglio: ``bid`` (TERZ-BID-1) → gioco: stock taken, ``discard`` as many
+  (TERZ-BID-2) → ``declare`` → 18 tricks → ``over``.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..cards import TAROCCHINI_DECK
+from ..errors import DealError, IllegalMoveError, NotationError
+from ..notation import Deal, Record
+from ..options import Option, resolve
+from .base import GameState, Move
+from .tarocchini_melds import (
+    ACE,
+    ANG,
+    BAG,
+    CONT_MASK,
+    FAMILIES,
+    JACK,
+    KING,
+    KNIGHT,
+    MAT,
+    MAT_BIT,
+    MON,
+    QUEEN,
+    SEQUENCES,
+    SUIT_MASKS,
+    TRUMP_MASK,
+    best_combinations,
+    family_combinations,
+    format_combination,
+    unit_points,
+)
+
+NAME = "tarocchini"
+DECK = TAROCCHINI_DECK
+
+OPTIONS: dict[str, Option] = {
+    "game": Option("ottocento", ("ottocento", "terziglio"), "TAROC-GEN-1"),
+    "contatore_multi_use": Option(True, (True, False), "TAROC-MELD-12"),
+    "max_contatori_per_suit_sequence": Option(2, (1, 2), "TAROC-MELD-6"),
+    "signals": Option("standard", ("standard", "none", "after_top_card"), "OTTO-SIG-1"),
+    "monte": Option("after_5", ("after_5", "off", "after_5_and_10"), "OTTO-DEAL-4"),
+    "declarations": Option("full", ("full", "none_or_max"), "TAROC-DECL-3"),
+    "target": Option(800, None, "OTTO-SCORE-4"),
+    "terziglio_deal": Option("18+8", ("18+8", "19+5"), "TERZ-DEAL-1"),
+    "terziglio_capot_doubled_in_solo": Option(True, (True, False), "TERZ-SCORE-6"),
+    "direction": Option("counterclockwise", ("counterclockwise", "clockwise"), "COMMON-SEAT-2",
+                        "physical mapping only; seat numbering is unchanged"),
+}
+
+TRUMP = 4  # pseudo-suit index of trumps; plain suits are 0..3 = S B C D
+LAST_TRICK_HALF = 12  # 6 card points for the last trick (TAROC-PTS-2), in half points
+FIVE_POINT_MASK = (sum(1 << (10 * s + KING) for s in range(4))
+                   | (1 << ANG) | (1 << MON) | (1 << BAG) | MAT_BIT)  # TAROC-DECK-2
+SIGNALS = ("volo", "striscio", "busso")
+BIDS = ("pass", "gioco", "solo")
+
+# --- card values and power ------------------------------------------------------------
+_PLAIN_VALUE = {KING: 5, QUEEN: 4, KNIGHT: 3, JACK: 2}
+
+
+def _value(card: int) -> int:
+    if card < 40:
+        return _PLAIN_VALUE.get(card % 10, 1)
+    return 5 if card in (ANG, MON, BAG, MAT) else 1
+
+
+CARD_VALUE = tuple(_value(c) for c in range(62))
+CARD_POINTS_HALF = tuple(2 * v - 1 for v in CARD_VALUE)
+
+
+def card_value(card: int) -> int:
+    """Printed value of a card: K 5, Q 4, N 3, J 2, ANG MON BAG MAT 5, others 1 (TAROC-DECK-1)."""
+    return CARD_VALUE[card]
+
+
+def card_points(card: int) -> int:
+    """Card points of one card in half points (2 value − 1), additive over a pile (TAROC-PTS-2)."""
+    return CARD_POINTS_HALF[card]
+
+
+def pile_points_half(mask: int) -> int:
+    """Card points of a set of cards in half points: 2 (Σ values) − n (TAROC-PTS-2/3)."""
+    total = 0
+    while mask:
+        low = mask & -mask
+        total += CARD_POINTS_HALF[low.bit_length() - 1]
+        mask ^= low
+    return total
+
+
+def suit_of(card: int) -> int | None:
+    """0..3 for a plain suit (S B C D), ``TRUMP`` (4) for a trump, None for the Matto."""
+    if card < 40:
+        return card // 10
+    return TRUMP if card < MAT else None
+
+
+def _power(card: int) -> int:
+    """Trick-taking power: trumps above plain cards; Moors share one rank (TAROC-RANK-1/3)."""
+    if card >= 40:
+        if card == BAG:
+            return 100
+        if card in (41, 42, 43, 44):
+            return 101  # the four Moors are equal (TAROC-RANK-2)
+        return 100 + card - 40  # T5 = 105 .. T16 = 116, LUN 117, SOL 118, MON 119, ANG 120
+    r = card % 10
+    if card // 10 >= 2 and r <= 5:  # round suits C, D: K Q N J A 6 7 8 9 10 (TAROC-RANK-3)
+        return 5 - r
+    return r  # long suits S, B: K Q N J 10 9 8 7 6 A
+
+
+POWER = tuple(_power(c) if c != MAT else -1 for c in range(62))
+SUIT_OF = tuple(suit_of(c) for c in range(62))
+SUIT_MASK_OF = (*SUIT_MASKS, TRUMP_MASK)
+
+
+def led_suit(trick: list[tuple[int, int]]) -> int | None:
+    """Suit of the trick: the first card's, or the second's if the Matto was led (TAROC-PLAY-2)."""
+    for _, c in trick:
+        if c != MAT:
+            return SUIT_OF[c]
+    return None
+
+
+def legal_cards(hand: int, trick: list[tuple[int, int]]) -> int:
+    """Mask of the cards of ``hand`` legal on ``trick`` (TAROC-PLAY-1/3, TAROC-MATTO-1)."""
+    if not trick:
+        return hand
+    led = led_suit(trick)
+    if led is None:  # only the Matto so far: the next card defines the suit
+        return hand
+    mat = hand & MAT_BIT
+    follow = hand & SUIT_MASK_OF[led]
+    if follow:
+        return follow | mat
+    if led != TRUMP:
+        trumps = hand & TRUMP_MASK
+        if trumps:
+            return trumps | mat
+    return hand
+
+
+def trick_winner(trick: list[tuple[int, int]]) -> int:
+    """Seat winning a complete trick (TAROC-PLAY-4; equal Moors: the last one wins, TAROC-RANK-2)."""
+    led = led_suit(trick)
+    best_seat, best_key = -1, (-1, -1)
+    for seat, c in trick:
+        if c == MAT:
+            continue  # the Matto never wins (TAROC-RANK-1)
+        s = SUIT_OF[c]
+        if s == TRUMP:
+            key = (2, POWER[c])
+        elif s == led:
+            key = (1, POWER[c])
+        else:
+            continue
+        if key > best_key or (key == best_key and key == (2, 101)):
+            best_seat, best_key = seat, key
+    if best_seat < 0:
+        raise IllegalMoveError("a trick needs a card other than the Matto")
+    return best_seat
+
+
+# Order in which a side gives a scartino (TAROC-MATTO-2); the rules do not say which,
+# so the engine gives the one least useful in combinations: plain pips 6..10, then Aces,
+# Moors, numbered trumps T5..T16, LUN, SOL.
+_GIVE_ORDER = ([c for c in range(40) if c % 10 in (1, 2, 3, 4, 5)]
+               + [10 * s + ACE for s in range(4)] + [41, 42, 43, 44]
+               + list(range(45, 59)))
+_GIVE_RANK = {c: i for i, c in enumerate(_GIVE_ORDER)}
+
+
+def pick_scartino(pile: int) -> int | None:
+    """The scartino (1-point card) a side gives from its won cards, or None."""
+    for c in _GIVE_ORDER:
+        if pile >> c & 1:
+            return c
+    return None
+
+
+def pick_lowest(pile: int) -> int | None:
+    """The lowest-valued card of a pile, excluding the Matto (TAROC-MATTO-5)."""
+    cards = [c for c in range(61) if pile >> c & 1]
+    if not cards:
+        return None
+    return min(cards, key=lambda c: (CARD_VALUE[c], _GIVE_RANK.get(c, 100), c))
+
+
+def terziglio_rounded(total_half: int) -> int:
+    """TERZ-SCORE-3: round down to a multiple of 50, up when W mod 50 > 45 (half-point input)."""
+    base = (total_half // 100) * 50
+    if total_half % 100 > 90:
+        base += 50
+    return base
+
+
+def side_total_half(declared: int, pile_melds: int, cards_half: int, last_trick: bool) -> int:
+    """A side's hand total in half points (OTTO-SCORE-1, TERZ-SCORE-1):
+    declarations + pile combinations + card points + 6 for the last trick."""
+    return 2 * declared + 2 * pile_melds + cards_half + (LAST_TRICK_HALF if last_trick else 0)
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _cards(mask: int) -> list[int]:
+    return [c for c in range(62) if mask >> c & 1]
+
+
+# --- the state ------------------------------------------------------------------------
+class TarocchiniState(GameState):
+    """One deal of Ottocento or Terziglio.
+
+    Stable attributes (contract with the core and the DD solver):
+
+    * ``hands: list[int]`` current hand masks per seat; ``trick: list[(seat, card)]`` the
+      trick in progress; ``tricks: list[(trick, winner)]`` completed tricks;
+      ``leader`` the seat who leads (led) the current trick; ``phase`` one of
+      ``'monte' 'callout' 'bid' 'discard' 'declare' 'play' 'over'``;
+    * ``variant`` ``'ottocento'|'terziglio'``, ``n`` players, ``dealer``;
+      ``side_of: tuple[int, ...]`` seat → side (Ottocento: team A {0,2} = 0, team B = 1;
+      Terziglio: declarer = side 0, the two opponents = side 1); ``declarer`` and
+      ``contract`` (``'gioco'|'solo'``, Terziglio only, else None);
+    * ``piles: list[int]`` cards won by side 0 / side 1 so far (after Matto exchanges),
+      ``owed: list[int]`` scartini still owed by each side (TAROC-MATTO-2),
+      ``tricks_won: list[int]``; ``discard`` (Ottocento or gioco discard mask),
+      ``stock`` (solo stock mask, unseen); ``decl_points: list[int]`` per seat.
+
+    Card points are in half points (``card_points``). Reach the play phase directly
+    with ``TarocchiniState.from_play(hands, leader, options, ...)``, or with
+    ``new_state(deal=...)`` then the auction/discard/declaration moves.
+    """
+
+    game = NAME
+    deck = DECK
+
+    def __init__(self, options: dict[str, Any], dealer: int, deal: Deal,
+                 totals: list[int] | None = None) -> None:
+        super().__init__()
+        self.options = options
+        self.variant: str = options["game"]
+        self.n = 4 if self.variant == "ottocento" else 3
+        if not 0 <= dealer < self.n:
+            raise DealError(f"dealer must be a seat 0..{self.n - 1}, got {dealer}")
+        self.dealer = dealer
+        self.eldest = (dealer + 1) % self.n  # TAROC-GEN-1, COMMON-SEAT-3
+        self.deal = deal
+        self.totals = list(totals) if totals else [0, 0]  # running match totals (OTTO-SCORE-3)
+        self.hands: list[int] = [_mask(h) for h in deal.hands]
+        self.trick: list[tuple[int, int]] = []
+        self.tricks: list[tuple[list[tuple[int, int]], int]] = []
+        self.leader = self.eldest
+        self._turn = self.eldest
+        self.played = 0
+        self.piles = [0, 0]
+        self.owed = [0, 0]
+        self.tricks_won = [0, 0]
+        self.discard = 0
+        self.to_discard = 0
+        self.stock = 0
+        self.talon = 0
+        self.declarer: int | None = None
+        self.contract: str | None = None
+        self.bids: list[str] = []
+        self.votes: list[bool] = []
+        self.monte_round = 0
+        self.declared: list[tuple[tuple[str, int], ...]] = [() for _ in range(self.n)]
+        self.decl_points = [0] * self.n
+        self.decl_seat = self.eldest
+        self.decl_count = 0
+        self.signals: list[tuple[int, int, int, str]] = []  # (trick no, seat, card, signal)
+        self.called_out: int | None = None
+        self.abandoned = False
+        self.result: dict[str, Any] | None = None
+        self.monte_masks: list[list[int]] = []
+        if self.variant == "ottocento":
+            self.side_of: tuple[int, ...] = (0, 1, 0, 1)
+            self.talon = _mask(deal.extras["talon"])
+            for name in ("first5", "second5"):
+                if name in deal.extras:
+                    pile = deal.extras[name]
+                    self.monte_masks.append([_mask(pile[5 * i:5 * i + 5]) for i in range(4)])
+            self.phase = "monte" if options["monte"] != "off" else ""
+            if options["monte"] == "off":
+                self._after_deal()
+        else:
+            self.side_of = (1, 1, 1)
+            self.stock = _mask(deal.extras["stock"])
+            self.phase = "bid"
+
+    # --- construction for analysis ----------------------------------------------------
+    @classmethod
+    def from_play(cls, hands: list[int], leader: int, options: dict[str, Any] | None = None,
+                  *, dealer: int | None = None, declarer: int | None = None,
+                  contract: str | None = None, discard: int = 0, stock: int = 0,
+                  decl_points: list[int] | None = None) -> TarocchiniState:
+        """A state in the play phase from hand masks (equal sizes), the leader and, for
+        Terziglio, the declarer and contract (``'gioco'`` with its ``discard`` mask, or
+        ``'solo'`` with the unseen ``stock`` mask). ``decl_points`` per seat default 0.
+        Such a state has no replayable record (``to_record`` raises)."""
+        opts = resolve(OPTIONS, options, NAME)
+        n = 4 if opts["game"] == "ottocento" else 3
+        if len(hands) != n or len({h.bit_count() for h in hands}) != 1:
+            raise DealError(f"{opts['game']} play needs {n} hands of equal size")
+        allc = 0
+        for h in (*hands, discard, stock):
+            if allc & h:
+                raise DealError("a card is in two hands/piles")
+            allc |= h
+        if dealer is None:
+            dealer = (leader - 1) % n
+        fake = Deal([[] for _ in range(n)],
+                    {"talon": []} if n == 4 else {"stock": []})
+        st = cls(opts | {"monte": "off"}, dealer, fake)
+        st.options = opts
+        st.hands = list(hands)
+        st.leader = st._turn = leader
+        st.discard = discard
+        st.stock = stock
+        st.talon = 0
+        st.played = 0
+        st.to_discard = 0
+        if n == 3:
+            if declarer is None or contract not in ("gioco", "solo"):
+                raise DealError("a Terziglio play state needs declarer and contract gioco|solo")
+            st.declarer, st.contract = declarer, contract
+            st.side_of = tuple(0 if s == declarer else 1 for s in range(3))
+        st.decl_points = list(decl_points) if decl_points else [0] * n
+        st.phase = "play"
+        st._from_play = True
+        return st
+
+    # --- generic state machinery ---------------------------------------------------------
+    def _snapshot(self) -> dict[str, Any]:
+        """Shallow copies only: nested values are never mutated in place (fast undo)."""
+        out = {}
+        for k, v in self.__dict__.items():
+            if k in ("_undo_stack", "history"):
+                continue
+            out[k] = v.copy() if isinstance(v, list | dict) else v
+        return out
+
+    def copy(self) -> TarocchiniState:
+        new = object.__new__(type(self))
+        new.__dict__.update(self._snapshot())
+        new.history = list(self.history)
+        new._undo_stack = [dict(s) for s in self._undo_stack]
+        return new
+
+    @property
+    def to_act(self) -> int | None:
+        p = self.phase
+        if p == "play":
+            return self._turn
+        if p == "monte":
+            return (self.eldest + len(self.votes)) % self.n
+        if p == "bid":
+            return (self.eldest + len(self.bids)) % self.n
+        if p == "declare":
+            return self.decl_seat
+        if p == "callout":
+            return self.dealer
+        if p == "discard":
+            return self.dealer if self.variant == "ottocento" else self.declarer
+        return None
+
+    def legal_moves(self) -> list[Move]:
+        p = self.phase
+        if p == "play":
+            return self._card_moves()
+        if p == "monte":
+            return [Move("monte", True), Move("monte", False)]
+        if p == "bid":
+            top = max((BIDS.index(b) for b in self.bids), default=0)
+            return [Move("bid", "pass")] + [Move("bid", b) for b in BIDS[top + 1:]]
+        if p == "declare":
+            return self._declare_moves()
+        if p == "callout":
+            return [Move("callout", True), Move("callout", False)]
+        if p == "discard":
+            seat = self.to_act
+            # OTTO-DEAL-2, TERZ-BID-2: never a five-point card
+            return [Move("discard", c) for c in _cards(self.hands[seat] & ~FIVE_POINT_MASK)]
+        return []
+
+    def _card_moves(self) -> list[Move]:
+        seat = self._turn
+        hand = self.hands[seat]
+        legal = legal_cards(hand, self.trick)
+        moves = [Move("card", c) for c in _cards(legal)]
+        mode = self.options["signals"]
+        if mode == "none" or (self.variant == "terziglio" and seat == self.declarer):
+            return moves  # TERZ-PLAY-1: only the two opponents signal to each other
+        for c in _cards(legal):
+            for sig in self._signals_for(seat, hand, c):
+                moves.append(Move("signal", (c, sig)))
+        return moves
+
+    def _signals_for(self, seat: int, hand: int, card: int) -> list[str]:
+        """OTTO-SIG-1: volo (leader, true: last card of the suit), striscio (anyone),
+        busso (leader); ``after_top_card``: only once the led suit's top card is out."""
+        leading = not self.trick
+        suit = led_suit([*self.trick, (seat, card)])
+        if self.options["signals"] == "after_top_card":
+            if suit is None:
+                return []
+            top = ANG if suit == TRUMP else 10 * suit + KING
+            if not self.played >> top & 1:
+                return []
+        out = []
+        if leading and suit is not None and not (hand & ~(1 << card) & SUIT_MASK_OF[suit]):
+            out.append("volo")
+        out.append("striscio")
+        if leading and card != MAT:
+            out.append("busso")
+        return out
+
+    def _declare_moves(self) -> list[Move]:
+        seat = self.decl_seat
+        if self.options["declarations"] == "none_or_max":  # TAROC-DECL-3
+            out = [Move("declare", None)]
+            if best_combinations(self.hands[seat], self.options["contatore_multi_use"],
+                                 self.options["max_contatori_per_suit_sequence"])[0]:
+                out.append(Move("declare", "max"))
+            return out
+        mine = self.declared[seat]
+        done = {f for f, _ in mine}
+        used = 0
+        for f, m in mine:
+            if f in SEQUENCES:
+                used |= m & CONT_MASK
+        single = not self.options["contatore_multi_use"]
+        out = []
+        for f in FAMILIES:  # TAROC-DECL-2: any valid combination, at most one per family
+            if f in done:
+                continue
+            for m in family_combinations(f, self.hands[seat],
+                                         self.options["max_contatori_per_suit_sequence"]):
+                if single and f in SEQUENCES and m & used:
+                    continue  # TAROC-MELD-12 single use
+                out.append(Move("declare", (f, m)))
+        out.append(Move("declare", None))
+        return out
+
+    # --- applying moves ----------------------------------------------------------------
+    def _apply(self, move: Move) -> None:
+        kind = move.kind
+        if kind in ("card", "signal"):
+            card = move.value if kind == "card" else move.value[0]
+            if kind == "signal":
+                self.signals = [*self.signals, (len(self.tricks), self._turn, card, move.value[1])]
+            self._play_card(card)
+        elif kind == "monte":
+            self._vote(move.value)
+        elif kind == "bid":
+            self._bid(move.value)
+        elif kind == "declare":
+            self._declare(move.value)
+        elif kind == "discard":
+            seat = self.to_act
+            self.hands[seat] &= ~(1 << move.value)
+            self.discard |= 1 << move.value
+            self.to_discard -= 1
+            if self.to_discard == 0:
+                self._start_declarations()
+        elif kind == "callout":
+            if move.value:  # OTTO-SCORE-3: the dealer calls out on his first 15 cards
+                pts, combos = best_combinations(self.hands[self.dealer],
+                                                self.options["contatore_multi_use"],
+                                                self.options["max_contatori_per_suit_sequence"])
+                self.declared[self.dealer] = combos
+                self.decl_points[self.dealer] = pts
+                self._finish_called_out(self.side_of[self.dealer])
+            else:
+                self._take_talon()
+        else:
+            raise IllegalMoveError(f"unknown move kind {kind!r}")
+
+    def _vote(self, monte: bool) -> None:
+        """OTTO-DEAL-4: all four say monte → the deal is thrown in."""
+        self.votes = [*self.votes, monte]
+        if len(self.votes) < self.n:
+            return
+        if all(self.votes):
+            self.abandoned = True
+            self._end({"abandoned": "monte"})
+            return
+        self.monte_round += 1
+        if self.options["monte"] == "after_5_and_10" and self.monte_round == 1:
+            self.votes = []
+            return
+        self._after_deal()
+
+    def _after_deal(self) -> None:
+        """All 15 cards dealt: the dealer may call out first (OTTO-SCORE-3), else he takes
+        the talon and discards (OTTO-DEAL-1/2)."""
+        side = self.side_of[self.dealer]
+        best = best_combinations(self.hands[self.dealer], self.options["contatore_multi_use"],
+                                 self.options["max_contatori_per_suit_sequence"])[0]
+        if self.totals[side] + best >= self.options["target"]:
+            self.phase = "callout"
+        else:
+            self._take_talon()
+
+    def _take_talon(self) -> None:
+        self.hands[self.dealer] |= self.talon
+        self.talon = 0
+        self.to_discard = 2
+        self.phase = "discard"
+
+    def _bid(self, bid: str) -> None:
+        """TERZ-BID-1: each speaks once, pass < gioco < solo; all pass → thrown in."""
+        self.bids = [*self.bids, bid]
+        if len(self.bids) < self.n:
+            return
+        if all(b == "pass" for b in self.bids):
+            self.abandoned = True
+            self._end({"abandoned": "all pass"})
+            return
+        top = max(range(self.n), key=lambda i: BIDS.index(self.bids[i]))
+        self.declarer = (self.eldest + top) % self.n
+        self.contract = self.bids[top]
+        self.side_of = tuple(0 if s == self.declarer else 1 for s in range(self.n))
+        if self.contract == "gioco":  # TERZ-BID-2: take the stock, discard as many
+            self.hands[self.declarer] |= self.stock
+            self.to_discard = self.stock.bit_count()
+            self.stock = 0
+            self.phase = "discard"
+        else:  # TERZ-BID-3: solo, the stock stays unseen
+            self._start_declarations()
+
+    def _start_declarations(self) -> None:
+        self.phase = "declare"  # TAROC-DECL-1, TERZ-DECL-1: eldest first, dealer last
+        self.decl_seat = self.eldest
+        self.decl_count = 0
+
+    def _declare(self, value) -> None:
+        seat = self.decl_seat
+        if value is not None and value != "max":
+            self.declared[seat] = (*self.declared[seat], value)
+            return
+        multi = self.options["contatore_multi_use"]
+        if value == "max":
+            pts, combos = best_combinations(self.hands[seat], multi,
+                                            self.options["max_contatori_per_suit_sequence"])
+            self.declared[seat] = combos
+        self.decl_points[seat] = unit_points(self.declared[seat], multi)  # TAROC-DECL-5
+        side = self.side_of[seat]
+        if self.variant == "ottocento":  # OTTO-SCORE-3: a declaration reaching the target
+            side_decl = sum(self.decl_points[s] for s in range(self.n) if self.side_of[s] == side)
+            if self.totals[side] + side_decl >= self.options["target"]:
+                self._finish_called_out(side)
+                return
+        self.decl_count += 1
+        if self.decl_count == self.n:
+            self.phase = "play"
+            self.leader = self._turn = self.eldest  # OTTO-PLAY-1, TERZ-PLAY-1
+        else:
+            self.decl_seat = (seat + 1) % self.n
+
+    def _finish_called_out(self, side: int) -> None:
+        self.called_out = side
+        decl = [sum(self.decl_points[s] for s in range(self.n) if self.side_of[s] == t)
+                for t in (0, 1)]
+        self._end({"called_out": side, "declared": decl})
+
+    def _play_card(self, card: int) -> None:
+        seat = self._turn
+        self.hands[seat] &= ~(1 << card)
+        self.played |= 1 << card
+        self.trick = [*self.trick, (seat, card)]
+        if len(self.trick) < self.n:
+            self._turn = (seat + 1) % self.n
+            return
+        trick = self.trick
+        w = trick_winner(trick)
+        ws = self.side_of[w]
+        cards = _mask(c for _, c in trick)
+        mat_side = next((self.side_of[s] for s, c in trick if c == MAT), None)
+        if mat_side is not None and mat_side != ws:
+            # TAROC-MATTO-2: the Matto stays with its side, which owes one scartino
+            self.piles[ws] |= cards & ~MAT_BIT
+            self.piles[mat_side] |= MAT_BIT
+            self.owed[mat_side] += 1
+        else:
+            self.piles[ws] |= cards
+        self.tricks_won[ws] += 1
+        self.tricks = [*self.tricks, (trick, w)]
+        self.trick = []
+        self.leader = self._turn = w  # TAROC-PLAY-1, COMMON-TRICK-2
+        self._settle_debts()
+        if not any(self.hands):
+            self._finish_hand(w)
+
+    def _settle_debts(self) -> None:
+        """Pay owed scartini from the cards a side has won, as soon as it has one."""
+        for s in (0, 1):
+            while self.owed[s]:
+                c = pick_scartino(self.piles[s] & ~MAT_BIT)
+                if c is None:
+                    break
+                self.piles[s] &= ~(1 << c)
+                self.piles[1 - s] |= 1 << c
+                self.owed[s] -= 1
+
+    def _finish_hand(self, last_winner: int) -> None:
+        piles = self.piles
+        for s in (0, 1):
+            if piles[s] & MAT_BIT and self.tricks_won[s] == 0:
+                # TAROC-MATTO-3: the Matto's side won no trick: it goes to the opponents
+                piles[s] &= ~MAT_BIT
+                piles[1 - s] |= MAT_BIT
+                self.owed[s] = 0
+            while self.owed[s]:  # TAROC-MATTO-5: no scartino left, give the lowest card
+                c = pick_lowest(piles[s])
+                if c is None:
+                    break
+                piles[s] &= ~(1 << c)
+                piles[1 - s] |= 1 << c
+                self.owed[s] -= 1
+        last_side = self.side_of[last_winner]
+        if self.discard:
+            # OTTO-DEAL-3, TERZ-BID-2: the discard is the dealer's / declarer's side's,
+            # unless that side won no trick
+            owner = self.side_of[self.dealer if self.variant == "ottocento" else self.declarer]
+            if self.tricks_won[owner] == 0:
+                owner = 1 - owner
+            piles[owner] |= self.discard
+        if self.stock:  # TERZ-BID-3: the solo stock goes to the winner of the last trick
+            piles[last_side] |= self.stock
+        multi = self.options["contatore_multi_use"]
+        maxc = self.options["max_contatori_per_suit_sequence"]
+        melds = [best_combinations(piles[s], multi, maxc)[0] for s in (0, 1)]  # TAROC-DECL-6
+        cards_half = [pile_points_half(piles[s]) for s in (0, 1)]
+        decl = [sum(self.decl_points[p] for p in range(self.n) if self.side_of[p] == s)
+                for s in (0, 1)]
+        totals = [side_total_half(decl[s], melds[s], cards_half[s], s == last_side)
+                  for s in (0, 1)]
+        result: dict[str, Any] = {"declared": decl, "pile_melds": melds,
+                                  "card_points_half": cards_half, "last_trick": last_side,
+                                  "totals_half": totals}
+        if self.variant == "terziglio":
+            result.update(self._terziglio_result(totals))
+        self._end(result)
+
+    def _terziglio_result(self, totals: list[int]) -> dict[str, Any]:
+        solo = self.contract == "solo"
+        capot = next((s for s in (0, 1) if self.tricks_won[s] == len(self.tricks)), None)
+        if capot is not None:  # TERZ-SCORE-6
+            winner = capot
+            g = 40 * (2 if solo and self.options["terziglio_capot_doubled_in_solo"] else 1)
+            rounded = None
+        else:
+            winner = 0 if totals[0] > totals[1] else 1  # TERZ-SCORE-2: a tie is a loss
+            rounded = terziglio_rounded(totals[winner])  # TERZ-SCORE-3
+            g = rounded // 50 * (2 if solo else 1)  # TERZ-SCORE-4
+        return {"winner": winner, "capot": capot is not None, "rounded": rounded, "game_points": g}
+
+    def _end(self, result: dict[str, Any]) -> None:
+        self.phase = "over"
+        self.result = result
+
+    # --- results -------------------------------------------------------------------------
+    def side_totals(self) -> list[float]:
+        """Each side's hand total in points (.5 possible in Terziglio), the deal being over."""
+        if self.result is None:
+            raise IllegalMoveError("the deal is not over")
+        if "totals_half" in self.result:
+            return [t / 2 for t in self.result["totals_half"]]
+        return [float(x) for x in self.result.get("declared", [0, 0])]
+
+    def scores(self) -> list[float]:
+        """Ottocento: each seat's side hand total (OTTO-SCORE-1). Terziglio: game points,
+        declarer ±2G, opponents ∓G (TERZ-SCORE-5). Thrown-in deals score 0."""
+        if self.result is None:
+            raise IllegalMoveError("the deal is not over")
+        if self.abandoned:
+            return [0.0] * self.n
+        if self.variant == "ottocento":
+            t = self.side_totals()
+            return [t[self.side_of[s]] for s in range(self.n)]
+        g = self.result["game_points"]
+        sign = 1 if self.result["winner"] == 0 else -1
+        return [float(2 * g * sign if s == self.declarer else -g * sign) for s in range(self.n)]
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` knows: own hand (only the packets dealt so far during the monte
+        vote), public declarations, bids, votes, tricks, signals; own discard."""
+        hand = self.hands[seat]
+        if self.phase == "monte" and self.monte_masks:
+            hand = 0
+            for packet in self.monte_masks[:self.monte_round + 1]:
+                hand |= packet[seat]
+        own_discard = (self.variant == "ottocento" and seat == self.dealer) or \
+            (self.variant == "terziglio" and seat == self.declarer)
+        return {"seat": seat, "variant": self.variant, "phase": self.phase,
+                "dealer": self.dealer, "hand": hand, "votes": list(self.votes),
+                "bids": list(self.bids), "declarer": self.declarer, "contract": self.contract,
+                "declared": [list(d) for d in self.declared],
+                "discard": self.discard if own_discard else None,
+                "tricks": [(list(t), w) for t, w in self.tricks], "trick": list(self.trick),
+                "signals": list(self.signals), "to_act": self.to_act,
+                "totals": list(self.totals)}
+
+    # --- notation ------------------------------------------------------------------------
+    def move_token(self, move: Move) -> str:
+        k, v = move.kind, move.value
+        if k == "card":
+            return DECK.token(v)
+        if k == "signal":
+            return f"{DECK.token(v[0])}:{v[1]}"
+        if k == "monte":
+            return "monte" if v else "play"
+        if k == "callout":
+            return "callout" if v else "take"
+        if k == "bid":
+            return v
+        if k == "discard":
+            return "discard:" + DECK.token(v)
+        if k == "declare":
+            if v is None:
+                return "decl:done"
+            if v == "max":
+                return "decl:max"
+            return "decl:" + format_combination(*v)
+        raise NotationError("unknown move kind", k)
+
+    def parse_move(self, token: str) -> Move:
+        if token in ("monte", "play"):
+            return Move("monte", token == "monte")
+        if token in ("callout", "take"):
+            return Move("callout", token == "callout")
+        if token in BIDS:
+            return Move("bid", token)
+        if token == "decl:done":
+            return Move("declare", None)
+        if token == "decl:max":
+            return Move("declare", "max")
+        if token.startswith("discard:"):
+            return Move("discard", DECK.card(token[8:]))
+        if token.startswith("decl:"):
+            parts = token.split(":")
+            if len(parts) != 3 or parts[1] not in FAMILIES:
+                raise NotationError("bad declaration token (decl:<family>:<C1+C2+...>)", token)
+            cards = [DECK.card(t) for t in parts[2].split("+")]
+            return Move("declare", (parts[1], _mask(cards)))
+        if ":" in token:
+            card, _, sig = token.partition(":")
+            if sig not in SIGNALS:
+                raise NotationError("unknown signal", token)
+            return Move("signal", (DECK.card(card), sig))
+        return Move("card", DECK.card(token))
+
+    def to_record(self) -> Record:
+        if getattr(self, "_from_play", False):
+            raise NotationError("a state built with from_play has no replayable record")
+        opts = {k: v for k, v in self.options.items() if OPTIONS[k].default != v}
+        return Record(NAME, opts, self.dealer, self.deal,
+                      [self.move_token(m) for m in self.history])
+
+
+# --- dealing --------------------------------------------------------------------------
+def _random_deal(variant: str, options: dict[str, Any], dealer: int, seed: int) -> Deal:
+    """COMMON-RNG-1: a uniform permutation split as OTTO-DEAL-1 / TERZ-DEAL-1."""
+    rng = random.Random(f"tarocchini-{variant}-{seed}")
+    perm = list(range(62))
+    rng.shuffle(perm)
+    if variant == "ottocento":
+        hands: list[list[int]] = [[] for _ in range(4)]
+        pos = 0
+        packets: list[list[int]] = []
+        for _ in range(3):  # three packets of 5, from the eldest (OTTO-DEAL-1)
+            packet = [[] for _ in range(4)]
+            for k in range(4):
+                seat = (dealer + 1 + k) % 4
+                packet[seat] = perm[pos:pos + 5]
+                hands[seat] += packet[seat]
+                pos += 5
+            packets.append([c for p in packet for c in p])
+        extras = {"talon": perm[60:62]}
+        if options["monte"] != "off":
+            extras["first5"] = packets[0]
+            if options["monte"] == "after_5_and_10":
+                extras["second5"] = packets[1]
+        return Deal(hands, extras)
+    each, stock = (18, 8) if options["terziglio_deal"] == "18+8" else (19, 5)
+    return Deal([perm[i * each:(i + 1) * each] for i in range(3)], {"stock": perm[3 * each:]})
+
+
+def _check_deal(variant: str, options: dict[str, Any], deal: Deal) -> Deal:
+    """Validate a given deal (DealError) and fill in the monte packets from hand order."""
+    if sorted(deal.all_cards()) != list(range(62)):
+        raise DealError("a Tarocchini deal must contain each of the 62 cards exactly once")
+    if variant == "ottocento":
+        if len(deal.hands) != 4 or any(len(h) != 15 for h in deal.hands):
+            raise DealError("an Ottocento deal is 4 hands of 15 cards plus 'talon: 2 cards'")
+        if len(deal.extras.get("talon", [])) != 2:
+            raise DealError("an Ottocento deal needs the dealer's 2 last cards as 'talon'")
+        extras = {"talon": list(deal.extras["talon"])}
+        names = [] if options["monte"] == "off" else (
+            ["first5"] if options["monte"] == "after_5" else ["first5", "second5"])
+        for k, name in enumerate(names):
+            pile = deal.extras.get(name)
+            if pile is None:  # packets taken from each hand in the order given
+                pile = [c for h in deal.hands for c in h[5 * k:5 * k + 5]]
+            if len(pile) != 20 or any(not set(pile[5 * i:5 * i + 5]) <= set(deal.hands[i])
+                                      for i in range(4)):
+                raise DealError(f"'{name}' must list 5 cards of each hand, seat 0 first")
+            extras[name] = list(pile)
+        if names == ["first5", "second5"] and set(extras["first5"]) & set(extras["second5"]):
+            raise DealError("'first5' and 'second5' overlap")
+        unknown = set(deal.extras) - {"talon", "first5", "second5"}
+        if unknown:
+            raise DealError(f"unknown Ottocento pile(s): {', '.join(sorted(unknown))}")
+        return Deal([list(h) for h in deal.hands], extras)
+    each, stock = (18, 8) if options["terziglio_deal"] == "18+8" else (19, 5)
+    if len(deal.hands) != 3 or any(len(h) != each for h in deal.hands) \
+            or len(deal.extras.get("stock", [])) != stock or set(deal.extras) != {"stock"}:
+        raise DealError(f"a Terziglio deal is 3 hands of {each} cards plus 'stock: {stock} cards'")
+    return deal
+
+
+def new_state(options: dict[str, Any] | None = None, dealer: int = 0, seed: int | None = None,
+              deal: Deal | None = None, totals: list[int] | None = None) -> TarocchiniState:
+    """A new deal: random from ``seed`` (default 0) unless ``deal`` is given.
+    ``totals`` are the running Ottocento side totals (for calling out, OTTO-SCORE-3)."""
+    opts = resolve(OPTIONS, options, NAME)
+    variant = opts["game"]
+    n = 4 if variant == "ottocento" else 3
+    if not 0 <= dealer < n:
+        raise DealError(f"dealer must be a seat 0..{n - 1}, got {dealer}")
+    if deal is None:
+        deal = _random_deal(variant, opts, dealer, 0 if seed is None else seed)
+    else:
+        deal = _check_deal(variant, opts, deal)
+    return TarocchiniState(opts, dealer, deal, totals)
