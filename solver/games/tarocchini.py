@@ -866,3 +866,66 @@ def new_state(options: dict[str, Any] | None = None, dealer: int = 0, seed: int 
     else:
         deal = _check_deal(variant, opts, deal)
     return TarocchiniState(opts, dealer, deal, totals)
+
+
+class OttocentoMatch:
+    """A game of Ottocento played to the target (OTTO-SCORE-2/3/4).
+
+    Holds the running side totals, the dealer rotation (next dealer = eldest) and the
+    records of the deals played. Use ``new_deal()`` for the next state (it knows the
+    totals, so calling out is offered), play it, then ``add(state)``; or
+    ``play_random(rng)`` for a whole game of random legal moves. ``winner`` is the
+    winning side (0 = team A {0,2}, 1 = team B {1,3}) once decided.
+    """
+
+    def __init__(self, options: dict[str, Any] | None = None, dealer: int = 0,
+                 seed: int = 0) -> None:
+        self.options = resolve(OPTIONS, options, NAME)
+        if self.options["game"] != "ottocento":
+            raise IllegalMoveError("OttocentoMatch needs game=ottocento")
+        self.totals = [0, 0]
+        self.dealer = dealer % 4
+        self.seed = seed
+        self.records: list[Record] = []
+        self.winner: int | None = None
+
+    def new_deal(self, deal: Deal | None = None) -> TarocchiniState:
+        """The next deal (random from the match seed and deal number unless ``deal``)."""
+        if self.winner is not None:
+            raise IllegalMoveError("the game is over")
+        return new_state(self.options, self.dealer, seed=self.seed * 100003 + len(self.records),
+                         deal=deal, totals=self.totals)
+
+    def add(self, state: TarocchiniState) -> None:
+        """Account a finished deal: add the hand scores and decide the winner."""
+        if not state.is_over():
+            raise IllegalMoveError("the deal is not over")
+        if self.winner is not None:
+            raise IllegalMoveError("the game is over")
+        self.records.append(state.to_record())
+        self.dealer = (self.dealer + 1) % 4  # COMMON-SEAT-3: the eldest deals next
+        if state.abandoned:
+            return  # OTTO-DEAL-4: thrown in, no score
+        hand = [int(t) for t in state.side_totals()]
+        self.totals = [self.totals[s] + hand[s] for s in (0, 1)]
+        if state.called_out is not None:  # OTTO-SCORE-3: the calling side wins at once
+            self.winner = state.called_out
+            return
+        target = self.options["target"]
+        a, b = self.totals
+        if a >= target or b >= target:  # OTTO-SCORE-4 (equal: another hand)
+            if a != b:
+                self.winner = 0 if a > b else 1
+
+    def play_random(self, rng: random.Random, max_deals: int = 1000) -> int:
+        """Play deals of uniformly random legal moves until a side wins; return it."""
+        for _ in range(max_deals):
+            if self.winner is not None:
+                break
+            state = self.new_deal()
+            while not state.is_over():
+                state.play_random(rng)
+            self.add(state)
+        if self.winner is None:
+            raise IllegalMoveError(f"no winner after {max_deals} deals")
+        return self.winner
