@@ -1,0 +1,1011 @@
+# cython: language_level=3
+"""Belote / Coinche card-play core: bitboards, legal moves, tricks, playouts and the
+exact double-dummy search (rules: shared/rules/belote.md sections 2, 5, 6, 7 and
+coinche.md sections 2, 4).
+
+Card layout (per contract, "core bits"): suit ``s`` (S H D C = 0..3) owns bits
+``8*s .. 8*s+7`` and inside a suit the bit position is the trick-taking power
+(0 = weakest).  The trump suit of a suit contract, and every suit in TA, use the
+trump order 7 8 Q K T A 9 J (BELOTE-CARD-2, COINCHE-CARD-3); the other suits, and
+every suit in SA, use the plain order 7 8 9 J Q K T A (BELOTE-CARD-2,
+COINCHE-CARD-4).  So "cards of this suit above X" is a mask operation.  Deck
+(notation) indices are ``8*suit + natural rank`` (solver/cards.py); the tables
+below convert.
+
+The hot code is plain C: ``cdef ... noexcept nogil`` functions on ``uint64_t``
+masks and small ints, no Python objects.  The Python classes at the end only copy
+integers in and out; the Python face (solver/core/belote.py) validates positions
+before they get here.
+"""
+
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, uint8_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from bitboard cimport popcount64, lowest_bit, highest_bit
+
+# ---------------------------------------------------------------------------
+# Strains and tables
+# ---------------------------------------------------------------------------
+
+DEF TA = 4
+DEF SA = 5
+DEF MAXMOVES = 8
+
+STRAIN_NAMES = ("S", "H", "D", "C", "TA", "SA")
+
+# natural rank index (7 8 9 T J Q K A = 0..7) -> power position in the suit
+cdef int PLAIN_POS[8]
+cdef int TRUMP_POS[8]
+# points by power position (BELOTE-CARD-2, COINCHE-CARD-3, COINCHE-CARD-4)
+cdef int PLAIN_PTS[8]
+cdef int TRUMP_PTS[8]
+cdef int TA_PTS[8]
+cdef int SA_PTS[8]
+
+PLAIN_POS[:] = [0, 1, 2, 6, 3, 4, 5, 7]     # 7 8 9 J Q K T A
+TRUMP_POS[:] = [0, 1, 6, 4, 7, 2, 3, 5]     # 7 8 Q K T A 9 J
+PLAIN_PTS[:] = [0, 0, 0, 2, 3, 4, 10, 11]   # 7 8 9 J Q K T A
+TRUMP_PTS[:] = [0, 0, 3, 4, 10, 11, 14, 20]  # 7 8 Q K T A 9 J
+TA_PTS[:] = [0, 0, 1, 3, 5, 6, 9, 14]       # 7 8 Q K T A 9 J
+SA_PTS[:] = [0, 0, 0, 2, 3, 4, 10, 19]      # 7 8 9 J Q K T A
+
+
+ctypedef struct Rules:
+    int strain               # 0..3 trump suit, 4 = TA, 5 = SA
+    uint64_t trump_mask      # core bits of the trump suit (0 in TA / SA)
+    int undertrump           # BELOTE-PLAY-4 undertrump_required
+    int ta_overtake          # COINCHE-PLAY-3 ta_must_overtake
+    int capot_points         # BELOTE-SCORE-4 capot_points (252 / 250)
+    int pts[32]              # points by core bit
+    int to_core[32]          # deck index -> core bit
+    int to_deck[32]          # core bit -> deck index
+    uint64_t zero_mask       # core bits worth 0 points
+
+
+cdef inline uint64_t suit_of_bit(int c) noexcept nogil:
+    return (<uint64_t>0xFF) << (c & 0x38)
+
+
+cdef inline uint64_t above(int c) noexcept nogil:
+    # cards of c's suit strictly stronger than c
+    return suit_of_bit(c) & ~(((<uint64_t>2) << c) - 1)
+
+
+cdef inline uint64_t below(int c) noexcept nogil:
+    return suit_of_bit(c) & ((((<uint64_t>1) << c)) - 1)
+
+
+cdef void rules_init(Rules* r, int strain, int undertrump, int ta_overtake,
+                     int capot_points) noexcept nogil:
+    cdef int s, nat, pos, bit
+    cdef int trump_like
+    r.strain = strain
+    r.undertrump = undertrump
+    r.ta_overtake = ta_overtake
+    r.capot_points = capot_points
+    r.trump_mask = 0
+    r.zero_mask = 0
+    if strain < 4:
+        r.trump_mask = (<uint64_t>0xFF) << (8 * strain)
+    for s in range(4):
+        trump_like = (strain == TA) or (strain == s)
+        for nat in range(8):
+            pos = TRUMP_POS[nat] if trump_like else PLAIN_POS[nat]
+            bit = 8 * s + pos
+            r.to_core[8 * s + nat] = bit
+            r.to_deck[bit] = 8 * s + nat
+            if strain == TA:
+                r.pts[bit] = TA_PTS[pos]
+            elif strain == SA:
+                r.pts[bit] = SA_PTS[pos]
+            elif trump_like:
+                r.pts[bit] = TRUMP_PTS[pos]
+            else:
+                r.pts[bit] = PLAIN_PTS[pos]
+            if r.pts[bit] == 0:
+                r.zero_mask |= (<uint64_t>1) << bit
+
+
+cdef inline int beats(const Rules* r, int c, int w) noexcept nogil:
+    # BELOTE-PLAY-5, COINCHE-PLAY-3/4: does c (played after w) beat the winning card w?
+    if (c ^ w) < 8 and (c >> 3) == (w >> 3):
+        return c > w
+    return <int>((r.trump_mask >> c) & 1) & <int>(((r.trump_mask >> w) & 1) ^ 1)
+
+
+cdef inline uint64_t legal_mask(const Rules* r, uint64_t hand, int trick_n, int lead,
+                                int win, int partner_master) noexcept nogil:
+    """Legal cards of the player to act (hand in core bits).
+
+    BELOTE-PLAY-2/3/4 for suit contracts, COINCHE-PLAY-3 (TA) and COINCHE-PLAY-4 (SA).
+    ``lead`` is the first card of the trick, ``win`` the card currently winning it.
+    """
+    cdef uint64_t led, follow, trumps, higher
+    if trick_n == 0:
+        return hand                                   # BELOTE-PLAY-2: any lead
+    led = suit_of_bit(lead)
+    follow = hand & led
+    if r.strain == SA:                                 # COINCHE-PLAY-4
+        return follow if follow else hand
+    if r.strain == TA:                                 # COINCHE-PLAY-3
+        if follow == 0:
+            return hand
+        if r.ta_overtake:
+            # the winning card is always of the led suit in TA
+            higher = follow & above(win)
+            if higher:
+                return higher
+        return follow
+    trumps = hand & r.trump_mask
+    if follow:
+        if led == r.trump_mask:
+            # BELOTE-PLAY-3 1: trump led, must beat the highest trump even if partner master
+            higher = follow & above(win)
+            return higher if higher else follow
+        return follow                                  # BELOTE-PLAY-3 1: follow suit
+    if led == r.trump_mask:
+        return hand                                    # BELOTE-PLAY-3 2: void in trumps led
+    if partner_master:
+        return hand                                    # BELOTE-PLAY-3 2: partner master
+    if trumps == 0:
+        return hand
+    if (r.trump_mask >> win) & 1:
+        # trick already trumped by an opponent: overtrump if possible (BELOTE-PLAY-3)
+        higher = trumps & above(win)
+        if higher:
+            return higher
+        if r.undertrump:                               # BELOTE-PLAY-4
+            return trumps
+        return hand
+    return trumps                                      # must trump (any)
+
+
+# ---------------------------------------------------------------------------
+# Play state (used by playouts, the legality API and the search)
+# ---------------------------------------------------------------------------
+
+ctypedef struct Pos:
+    uint64_t hand[4]       # core bits
+    int owner[32]          # core bit -> seat (for the search's keys)
+    int trick[4]           # core bits of the current trick, in play order
+    int trick_n
+    int leader
+    int win                # card currently winning the trick (core bit)
+    int win_seat
+    int trick_pts
+    int ap                 # attack card points so far (incl. dix de der)
+    int dp                 # defence card points so far
+    int fcap               # attack has won every completed trick (capot still possible)
+    int fgen               # the taker has won every completed trick (générale possible)
+    int fdef               # the defence has won every completed trick
+    int attack             # attack team (taker & 1)
+    int taker
+    int tricks_done
+    int rem_pts            # points of the cards still in hands
+
+
+ctypedef struct Undo:
+    int card
+    int trick_n, leader, win, win_seat, trick_pts, ap, dp, fcap, fgen, fdef, tricks_done
+    int t0, t1, t2, t3
+
+
+cdef inline int pos_to_act(const Pos* p) noexcept nogil:
+    return (p.leader + p.trick_n) & 3
+
+
+cdef inline uint64_t pos_legal(const Rules* r, const Pos* p) noexcept nogil:
+    cdef int seat = (p.leader + p.trick_n) & 3
+    return legal_mask(r, p.hand[seat], p.trick_n, p.trick[0], p.win,
+                      p.trick_n >= 2 and p.win_seat == ((seat + 2) & 3))
+
+
+cdef inline void pos_play(const Rules* r, Pos* p, int c) noexcept nogil:
+    """Play core card c for the player to act; completes the trick when it is the 4th
+    card (BELOTE-PLAY-5 winner, BELOTE-PLAY-6 points, BELOTE-SCORE-1 dix de der,
+    BELOTE-SCORE-4 capot)."""
+    cdef int seat = (p.leader + p.trick_n) & 3
+    cdef int last
+    p.hand[seat] ^= (<uint64_t>1) << c
+    p.rem_pts -= r.pts[c]
+    p.trick[p.trick_n] = c
+    if p.trick_n == 0 or beats(r, c, p.win):
+        p.win = c
+        p.win_seat = seat
+    p.trick_pts += r.pts[c]
+    p.trick_n += 1
+    if p.trick_n == 4:
+        p.tricks_done += 1
+        last = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) == 0
+        if (p.win_seat & 1) == p.attack:
+            p.ap += p.trick_pts + (10 if last else 0)
+            p.fdef = 0
+        else:
+            p.dp += p.trick_pts + (10 if last else 0)
+            p.fcap = 0
+        if p.win_seat != p.taker:
+            p.fgen = 0
+        p.leader = p.win_seat
+        p.trick_n = 0
+        p.trick_pts = 0
+
+
+cdef inline int final_attack(const Rules* r, const Pos* p) noexcept nogil:
+    # BELOTE-SCORE-4: 252 (capot_points) when the attack took every trick
+    if p.fcap and p.tricks_done == 8:
+        return r.capot_points
+    return p.ap
+
+
+# ---------------------------------------------------------------------------
+# RNG (splitmix64) and random playouts
+# ---------------------------------------------------------------------------
+
+cdef inline uint64_t splitmix(uint64_t* s) noexcept nogil:
+    cdef uint64_t z
+    s[0] += <uint64_t>0x9E3779B97F4A7C15
+    z = s[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int pick_bit(uint64_t m, uint64_t rnd) noexcept nogil:
+    # uniformly chosen set bit of m (m != 0)
+    cdef int k = popcount64(m)
+    cdef int i = <int>(((rnd >> 32) * <uint64_t>k) >> 32)
+    while i > 0:
+        m &= m - 1
+        i -= 1
+    return lowest_bit(m)
+
+
+cdef int64_t run_playouts(const Rules* r, const Pos* start, int64_t n, uint64_t seed,
+                          int64_t* capots) noexcept nogil:
+    """n random playouts to the end of the deal; returns the sum of the attack's final
+    card points (BELOTE-SCORE-1/4) and counts attack capots."""
+    cdef Pos p
+    cdef int64_t total = 0, i
+    cdef uint64_t st = seed, m
+    cdef int c
+    capots[0] = 0
+    for i in range(n):
+        p = start[0]
+        while p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]:
+            m = pos_legal(r, &p)
+            c = pick_bit(m, splitmix(&st))
+            pos_play(r, &p, c)
+        c = final_attack(r, &p)
+        if p.fcap and p.tricks_done == 8:
+            capots[0] += 1
+        total += c
+    return total
+
+
+# ---------------------------------------------------------------------------
+# Python access to the play state (validated by solver/core/belote.py)
+# ---------------------------------------------------------------------------
+
+cdef class BeloteCore:
+    """One play-phase position under a fixed contract, in core bits.
+
+    Cards in and out of this class are deck indices / deck masks; conversion to the
+    per-contract layout happens here.  ``play``/``undo`` are O(1)."""
+
+    cdef Rules r
+    cdef Pos p
+    cdef Undo hist[40]
+    cdef int nhist
+
+    def __init__(self, int strain, bint undertrump_required=True,
+                 bint ta_must_overtake=True, int capot_points=252):
+        if not 0 <= strain <= 5:
+            raise ValueError("strain must be 0..5 (S H D C TA SA)")
+        rules_init(&self.r, strain, undertrump_required, ta_must_overtake, capot_points)
+        memset(&self.p, 0, sizeof(Pos))
+        self.nhist = 0
+
+    # --- conversions -----------------------------------------------------
+    cpdef uint64_t to_core(self, uint64_t deck_mask):
+        cdef uint64_t out = 0
+        cdef int d
+        while deck_mask:
+            d = lowest_bit(deck_mask)
+            deck_mask &= deck_mask - 1
+            out |= (<uint64_t>1) << self.r.to_core[d]
+        return out
+
+    cpdef uint64_t to_deck(self, uint64_t core_mask):
+        cdef uint64_t out = 0
+        cdef int c
+        while core_mask:
+            c = lowest_bit(core_mask)
+            core_mask &= core_mask - 1
+            out |= (<uint64_t>1) << self.r.to_deck[c]
+        return out
+
+    def card_points(self, int deck_card) -> int:
+        """Points of a card in this contract (BELOTE-CARD-2, COINCHE-CARD-3/4)."""
+        return self.r.pts[self.r.to_core[deck_card]]
+
+    def core_bit(self, int deck_card) -> int:
+        return self.r.to_core[deck_card]
+
+    @property
+    def strain(self) -> int:
+        return self.r.strain
+
+    # --- position --------------------------------------------------------
+    def set_position(self, hands, trick, int leader, int taker, int attack_points=0,
+                     int defence_points=0, bint attack_all=True, bint taker_all=True,
+                     bint defence_all=True, int tricks_done=0):
+        """Load a position: 4 deck masks, the current trick's deck cards in play
+        order (led by ``leader``), points and capot/générale flags of past tricks."""
+        cdef int i, c, seat
+        memset(&self.p, 0, sizeof(Pos))
+        for i in range(4):
+            self.p.hand[i] = self.to_core(hands[i])
+        self.p.leader = leader
+        self.p.taker = taker
+        self.p.attack = taker & 1
+        self.p.ap = attack_points
+        self.p.dp = defence_points
+        self.p.fcap = attack_all
+        self.p.fgen = taker_all
+        self.p.fdef = defence_all
+        self.p.tricks_done = tricks_done
+        self.p.rem_pts = 0
+        for i in range(4):
+            for c in range(32):
+                if (self.p.hand[i] >> c) & 1:
+                    self.p.owner[c] = i
+                    self.p.rem_pts += self.r.pts[c]
+        self.nhist = 0
+        # replay the current trick's cards (the face checked their legality)
+        for i in range(len(trick)):
+            c = self.r.to_core[trick[i]]
+            seat = (leader + i) & 3
+            self.p.owner[c] = seat
+            self.p.hand[seat] |= (<uint64_t>1) << c
+            self.p.rem_pts += self.r.pts[c]
+            pos_play(&self.r, &self.p, c)
+
+    @property
+    def to_act(self) -> int:
+        return pos_to_act(&self.p)
+
+    @property
+    def leader(self) -> int:
+        return self.p.leader
+
+    @property
+    def trick_winner(self) -> int:
+        """Seat currently winning the trick in progress (-1 if the trick is empty)."""
+        return self.p.win_seat if self.p.trick_n else -1
+
+    @property
+    def trick_count(self) -> int:
+        return self.p.trick_n
+
+    @property
+    def tricks_done(self) -> int:
+        return self.p.tricks_done
+
+    @property
+    def attack_points(self) -> int:
+        return self.p.ap
+
+    @property
+    def defence_points(self) -> int:
+        return self.p.dp
+
+    def hand(self, int seat) -> int:
+        return self.to_deck(self.p.hand[seat & 3])
+
+    def is_over(self) -> bool:
+        return (self.p.hand[0] | self.p.hand[1] | self.p.hand[2] | self.p.hand[3]) == 0
+
+    def legal(self) -> int:
+        """Deck mask of the legal cards of the player to act."""
+        return self.to_deck(pos_legal(&self.r, &self.p))
+
+    def play(self, int deck_card):
+        """Play a card (deck index) for the player to act; must be legal."""
+        cdef int c
+        cdef Undo* u
+        if not 0 <= deck_card < 32:
+            raise ValueError("card index out of range")
+        c = self.r.to_core[deck_card]
+        if not (pos_legal(&self.r, &self.p) >> c) & 1:
+            raise ValueError("illegal card for the player to act")
+        u = &self.hist[self.nhist]
+        self.nhist += 1
+        u.card = c
+        u.trick_n = self.p.trick_n
+        u.leader = self.p.leader
+        u.win = self.p.win
+        u.win_seat = self.p.win_seat
+        u.trick_pts = self.p.trick_pts
+        u.ap = self.p.ap
+        u.dp = self.p.dp
+        u.fcap = self.p.fcap
+        u.fgen = self.p.fgen
+        u.fdef = self.p.fdef
+        u.tricks_done = self.p.tricks_done
+        u.t0 = self.p.trick[0]
+        u.t1 = self.p.trick[1]
+        u.t2 = self.p.trick[2]
+        u.t3 = self.p.trick[3]
+        pos_play(&self.r, &self.p, c)
+
+    def undo(self):
+        """Take back the last card played with ``play`` (O(1))."""
+        cdef Undo* u
+        if self.nhist == 0:
+            raise ValueError("nothing to undo")
+        self.nhist -= 1
+        u = &self.hist[self.nhist]
+        self.p.trick_n = u.trick_n
+        self.p.leader = u.leader
+        self.p.win = u.win
+        self.p.win_seat = u.win_seat
+        self.p.trick_pts = u.trick_pts
+        self.p.ap = u.ap
+        self.p.dp = u.dp
+        self.p.fcap = u.fcap
+        self.p.fgen = u.fgen
+        self.p.fdef = u.fdef
+        self.p.tricks_done = u.tricks_done
+        self.p.trick[0] = u.t0
+        self.p.trick[1] = u.t1
+        self.p.trick[2] = u.t2
+        self.p.trick[3] = u.t3
+        self.p.hand[(u.leader + u.trick_n) & 3] |= (<uint64_t>1) << u.card
+        self.p.rem_pts += self.r.pts[u.card]
+
+    def final_points(self):
+        """(attack, defence) card points at the end of the deal, capot included."""
+        if not self.is_over():
+            raise ValueError("the deal is not over")
+        if self.p.fcap and self.p.tricks_done == 8:
+            return (self.r.capot_points, 0)
+        if self.p.fdef and self.p.tricks_done == 8:
+            return (0, self.r.capot_points)
+        return (self.p.ap, self.p.dp)
+
+    def playouts(self, long long n, unsigned long long seed):
+        """Run n random playouts (uniform legal card at each turn) from this position
+        inside the core; returns (sum of attack final points, number of capots)."""
+        cdef int64_t caps = 0
+        cdef int64_t tot
+        with nogil:
+            tot = run_playouts(&self.r, &self.p, n, seed, &caps)
+        return (tot, caps)
+
+
+# ---------------------------------------------------------------------------
+# Exact double-dummy search
+# ---------------------------------------------------------------------------
+#
+# Objective (BELOTE-PLAY-6, BELOTE-SCORE-1, BELOTE-SCORE-4, COINCHE-CARD-5): the
+# attack's final card points, dix de der included, ``capot_points`` when the attack
+# takes every trick.  The attack maximises, the defence minimises.  Belote-rebelote
+# (BELOTE-BR-3) is a fixed bonus of the holder's team whatever the play, so it is
+# not part of the searched value (the Python face reports it beside the value).
+#
+# Null-window fail-soft alpha-beta, driven MTD(f)-style by the Python-callable
+# drivers.  Transposition table at trick boundaries, keyed exactly on
+#   remaining cards (32 bits) | leader << 32 | capot flag << 34 | mode << 35 | gen << 37
+# where the owner of every card is fixed for one generation (one deal), so the
+# remaining-card mask plus the leader determines the position.  Values stored are
+# relative to the attack's points already taken; lower and upper bounds are kept.
+
+DEF MODE_VALUE = 0
+DEF MODE_GENERALE = 1
+
+ctypedef struct TTEntry:
+    uint64_t key
+    int16_t lb
+    int16_t ub
+    uint8_t move
+    uint8_t left
+    uint8_t pad0
+    uint8_t pad1
+
+
+ctypedef struct Search:
+    Rules r
+    Pos p
+    int owner[32]
+    TTEntry* tt
+    uint64_t tt_mask
+    int tt_bits
+    uint64_t gen
+    int64_t nodes
+    int64_t budget          # 0 = unlimited
+    double deadline         # absolute monotonic seconds, 0 = none
+    int aborted
+    int64_t tt_probes
+    int64_t tt_hits
+    int64_t tt_stores
+
+
+cdef inline double now_s() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline uint64_t tt_key(const Pos* p, int mode, uint64_t gen) noexcept nogil:
+    cdef uint64_t rem = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    return (rem | ((<uint64_t>p.leader) << 32) | ((<uint64_t>(p.fcap & 1)) << 34)
+            | ((<uint64_t>mode) << 35) | (gen << 37))
+
+
+cdef inline TTEntry* tt_probe(Search* s, uint64_t key) noexcept nogil:
+    cdef uint64_t i = ((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - s.tt_bits)) & ~(<uint64_t>1)
+    s.tt_probes += 1
+    if s.tt[i].key == key:
+        s.tt_hits += 1
+        return &s.tt[i]
+    if s.tt[i + 1].key == key:
+        s.tt_hits += 1
+        return &s.tt[i + 1]
+    return NULL
+
+
+cdef inline void tt_store(Search* s, uint64_t key, int value_rel, int is_lower, int move,
+                          int left) noexcept nogil:
+    """Store a bound.  Bucket of two: same key updated in place; otherwise replace an
+    entry of an older generation, else the one with fewer cards left (cheaper)."""
+    cdef uint64_t i = ((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - s.tt_bits)) & ~(<uint64_t>1)
+    cdef TTEntry* e
+    cdef TTEntry* a = &s.tt[i]
+    cdef TTEntry* b = &s.tt[i + 1]
+    s.tt_stores += 1
+    if a.key == key:
+        e = a
+    elif b.key == key:
+        e = b
+    else:
+        if (a.key >> 37) != s.gen:
+            e = a
+        elif (b.key >> 37) != s.gen:
+            e = b
+        elif a.left <= b.left:
+            e = a
+        else:
+            e = b
+        e.key = key
+        e.lb = -1000
+        e.ub = 1000
+    if is_lower:
+        if value_rel > e.lb:
+            e.lb = <int16_t>value_rel
+    else:
+        if value_rel < e.ub:
+            e.ub = <int16_t>value_rel
+    e.move = <uint8_t>move
+    e.left = <uint8_t>left
+
+
+cdef inline int check_limits(Search* s) noexcept nogil:
+    if s.budget > 0 and s.nodes >= s.budget:
+        s.aborted = 1
+    elif s.deadline > 0 and (s.nodes & 1023) == 0 and now_s() > s.deadline:
+        s.aborted = 1
+    return s.aborted
+
+
+cdef inline int last_trick_value(Search* s) noexcept nogil:
+    """Exact value when every hand holds one card at a trick boundary."""
+    cdef Pos* p = &s.p
+    cdef const Rules* r = &s.r
+    cdef int i, seat, c, win = 0, wseat = 0, pts = 10
+    for i in range(4):
+        seat = (p.leader + i) & 3
+        c = lowest_bit(p.hand[seat])
+        pts += r.pts[c]
+        if i == 0 or beats(r, c, win):
+            win = c
+            wseat = seat
+    if (wseat & 1) == p.attack:
+        if p.fcap:
+            return r.capot_points
+        return p.ap + pts
+    return p.ap
+
+
+cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
+                            int* moves) noexcept nogil:
+    """Candidate cards, best first; equivalent cards are merged (same holder, same
+    points, no other live card between them in the suit's power order: keep the
+    lowest)."""
+    cdef Pos* p = &s.p
+    cdef const Rules* r = &s.r
+    cdef uint64_t live = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint64_t sep = live
+    cdef uint64_t mine = p.hand[seat]
+    cdef uint64_t lower, m = legal
+    cdef int scores[8]
+    cdef int n = 0, c, b, sc, j, wins, side_wins, partner_win, top
+    if p.trick_n:
+        sep |= (<uint64_t>1) << p.win
+    partner_win = p.trick_n > 0 and (p.win_seat & 1) == (seat & 1)
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        lower = sep & below(c)
+        if lower:
+            b = highest_bit(lower)
+            if (mine >> b) & 1 and r.pts[b] == r.pts[c]:
+                continue
+        # --- heuristic score
+        if p.trick_n == 0:
+            top = highest_bit(live & suit_of_bit(c))
+            if c == top:
+                sc = 60 + r.pts[c]
+                if (r.trump_mask >> c) & 1:
+                    sc += 10
+            else:
+                sc = -r.pts[c]
+        else:
+            wins = beats(r, c, p.win)
+            side_wins = wins or partner_win
+            if p.trick_n == 3:
+                if side_wins:
+                    sc = 100 + r.pts[c]
+                else:
+                    sc = -r.pts[c]
+            elif wins:
+                top = highest_bit(live & suit_of_bit(c))
+                if c == top:
+                    sc = 50 + r.pts[c]
+                else:
+                    sc = 30 - r.pts[c]
+            elif partner_win:
+                sc = r.pts[c] // 2
+            else:
+                sc = -r.pts[c]
+        if c == ttmove:
+            sc += 1000
+        # insertion sort, descending score
+        j = n
+        while j > 0 and scores[j - 1] < sc:
+            scores[j] = scores[j - 1]
+            moves[j] = moves[j - 1]
+            j -= 1
+        scores[j] = sc
+        moves[j] = c
+        n += 1
+    return n
+
+
+cdef int dd_search(Search* s, int beta) noexcept nogil:
+    """Fail-soft null-window search: returns g with g >= beta meaning value >= g,
+    g < beta meaning value <= g (absolute attack points)."""
+    cdef Pos* p = &s.p
+    cdef const Rules* r = &s.r
+    cdef Pos saved
+    cdef int seat, nleft = 0, lo, hi, maximize, best, g, i, nm, c, bm, ttmove = -1
+    cdef int moves[8]
+    cdef uint64_t key = 0
+    cdef TTEntry* e
+    s.nodes += 1
+    if check_limits(s):
+        return 0
+    seat = (p.leader + p.trick_n) & 3
+    if p.trick_n == 0:
+        nleft = popcount64(p.hand[seat])
+        if nleft == 1:
+            return last_trick_value(s)
+        lo = p.ap
+        if lo >= beta:
+            return lo
+        hi = r.capot_points if p.fcap else p.ap + p.rem_pts + 10
+        if hi < beta:
+            return hi
+        key = tt_key(p, MODE_VALUE, s.gen)
+        e = tt_probe(s, key)
+        if e != NULL:
+            if e.lb + p.ap >= beta:
+                return e.lb + p.ap
+            if e.ub + p.ap < beta:
+                return e.ub + p.ap
+            ttmove = e.move
+    nm = order_moves(s, pos_legal(r, p), seat, ttmove, moves)
+    maximize = (seat & 1) == p.attack
+    best = -1 if maximize else 100000
+    bm = moves[0]
+    saved = p[0]
+    for i in range(nm):
+        c = moves[i]
+        pos_play(r, p, c)
+        g = dd_search(s, beta)
+        p[0] = saved
+        if s.aborted:
+            return 0
+        if maximize:
+            if g > best:
+                best = g
+                bm = c
+            if g >= beta:
+                break
+        else:
+            if g < best:
+                best = g
+                bm = c
+            if g < beta:
+                break
+    if saved.trick_n == 0:
+        tt_store(s, key, best - saved.ap, best >= beta, bm, nleft)
+    return best
+
+
+cdef int gen_search(Search* s) noexcept nogil:
+    """Can the taker alone win every remaining trick (générale, COINCHE-MADE-3)?
+    Attack seats choose, defence seats refute.  1 / 0."""
+    cdef Pos* p = &s.p
+    cdef const Rules* r = &s.r
+    cdef Pos saved
+    cdef int seat, nleft = 0, maximize, res, g, i, nm, c, ttmove = -1
+    cdef int moves[8]
+    cdef uint64_t key = 0
+    cdef TTEntry* e
+    s.nodes += 1
+    if check_limits(s):
+        return 0
+    if not p.fgen:
+        return 0
+    seat = (p.leader + p.trick_n) & 3
+    if p.trick_n == 0:
+        nleft = popcount64(p.hand[seat])
+        if nleft == 0:
+            return 1
+        key = tt_key(p, MODE_GENERALE, s.gen)
+        e = tt_probe(s, key)
+        if e != NULL:
+            if e.lb >= 1:
+                return 1
+            if e.ub <= 0:
+                return 0
+            ttmove = e.move
+    nm = order_moves(s, pos_legal(r, p), seat, ttmove, moves)
+    maximize = (seat & 1) == p.attack
+    res = 0 if maximize else 1
+    saved = p[0]
+    c = moves[0]
+    for i in range(nm):
+        c = moves[i]
+        pos_play(r, p, c)
+        g = gen_search(s)
+        p[0] = saved
+        if s.aborted:
+            return 0
+        if maximize and g:
+            res = 1
+            break
+        if not maximize and not g:
+            res = 0
+            break
+    if saved.trick_n == 0:
+        tt_store(s, key, res, res == 1, c, nleft)
+    return res
+
+
+cdef inline int value_hi(const Search* s) noexcept nogil:
+    cdef const Pos* p = &s.p
+    if p.fcap:
+        return s.r.capot_points
+    return p.ap + p.rem_pts + p.trick_pts + 10
+
+
+cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
+    """MTD(f) over the integer point range with zero-window probes; exact unless the
+    node budget or deadline stopped it (then lo_out/hi_out are the proven bounds)."""
+    cdef int lo = s.p.ap, hi = value_hi(s), g, beta
+    if s.p.hand[0] | s.p.hand[1] | s.p.hand[2] | s.p.hand[3] == 0:
+        lo = final_attack(&s.r, &s.p)
+        hi = lo
+    g = guess
+    if g < lo or g > hi:
+        g = (lo + hi) // 2
+    while lo < hi:
+        beta = g + 1 if g == lo else g
+        if beta > hi:
+            beta = hi
+        g = dd_search(s, beta)
+        if s.aborted:
+            break
+        if g >= beta:
+            lo = g
+        else:
+            hi = g
+    lo_out[0] = lo
+    hi_out[0] = hi
+    return lo
+
+
+cdef class DDSolver:
+    """Exact double-dummy search for one contract; owns its transposition table
+    (2**tt_bits entries of 16 bytes, two-way buckets, generation-tagged)."""
+
+    cdef Search s
+    cdef int configured
+
+    def __cinit__(self, int tt_bits=20):
+        if not 4 <= tt_bits <= 28:
+            raise ValueError("tt_bits must be in 4..28")
+        memset(&self.s, 0, sizeof(Search))
+        self.s.tt_bits = tt_bits
+        self.s.tt_mask = ((<uint64_t>1) << tt_bits) - 1
+        self.s.tt = <TTEntry*>calloc((<size_t>1) << tt_bits, sizeof(TTEntry))
+        if self.s.tt == NULL:
+            raise MemoryError("cannot allocate the transposition table")
+        self.s.gen = 0
+        self.configured = 0
+        for i in range(32):
+            self.s.owner[i] = -1
+
+    def __dealloc__(self):
+        if self.s.tt != NULL:
+            free(self.s.tt)
+            self.s.tt = NULL
+
+    @property
+    def tt_bits(self) -> int:
+        return self.s.tt_bits
+
+    cdef void _new_generation(self):
+        cdef int i
+        self.s.gen += 1
+        if self.s.gen >= ((<uint64_t>1) << 27):
+            memset(self.s.tt, 0, ((<size_t>1) << self.s.tt_bits) * sizeof(TTEntry))
+            self.s.gen = 1
+        for i in range(32):
+            self.s.owner[i] = -1
+
+    def configure(self, int strain, bint undertrump_required=True,
+                  bint ta_must_overtake=True, int capot_points=252):
+        """Set the contract's strain and play options (a change starts a new TT
+        generation)."""
+        if not 0 <= strain <= 5:
+            raise ValueError("strain must be 0..5 (S H D C TA SA)")
+        if (not self.configured or strain != self.s.r.strain
+                or undertrump_required != self.s.r.undertrump
+                or ta_must_overtake != self.s.r.ta_overtake
+                or capot_points != self.s.r.capot_points):
+            rules_init(&self.s.r, strain, undertrump_required, ta_must_overtake,
+                       capot_points)
+            self.configured = 1
+            self._new_generation()
+
+    def set_position(self, hands, trick, int leader, int taker, int attack_points=0,
+                     int defence_points=0, bint attack_all=True, bint taker_all=True,
+                     bint defence_all=True, int tricks_done=0):
+        """Load a position (deck masks / deck cards, like BeloteCore.set_position).
+        The TT is kept when every card's holder agrees with the current generation."""
+        cdef int i, c, seat, clash = 0
+        cdef Pos* p = &self.s.p
+        cdef uint64_t h[4]
+        if not self.configured:
+            raise ValueError("configure() the contract first")
+        for i in range(4):
+            h[i] = 0
+            m = hands[i]
+            while m:
+                d = (m & -m).bit_length() - 1
+                m &= m - 1
+                h[i] |= (<uint64_t>1) << self.s.r.to_core[d]
+        for i in range(len(trick)):
+            c = self.s.r.to_core[trick[i]]
+            h[(leader + i) & 3] |= (<uint64_t>1) << c
+        for i in range(4):
+            for c in range(32):
+                if (h[i] >> c) & 1 and self.s.owner[c] != -1 and self.s.owner[c] != i:
+                    clash = 1
+        if clash:
+            self._new_generation()
+        memset(p, 0, sizeof(Pos))
+        for i in range(4):
+            p.hand[i] = h[i]
+            for c in range(32):
+                if (h[i] >> c) & 1:
+                    self.s.owner[c] = i
+                    p.rem_pts += self.s.r.pts[c]
+        p.leader = leader
+        p.taker = taker
+        p.attack = taker & 1
+        p.ap = attack_points
+        p.dp = defence_points
+        p.fcap = attack_all
+        p.fgen = taker_all
+        p.fdef = defence_all
+        p.tricks_done = tricks_done
+        for i in range(len(trick)):
+            c = self.s.r.to_core[trick[i]]
+            pos_play(&self.s.r, p, c)
+
+    def _limits(self, long long node_budget, double seconds):
+        self.s.nodes = 0
+        self.s.aborted = 0
+        self.s.tt_probes = 0
+        self.s.tt_hits = 0
+        self.s.tt_stores = 0
+        self.s.budget = node_budget if node_budget > 0 else 0
+        self.s.deadline = now_s() + seconds if seconds > 0 else 0.0
+
+    def stats(self) -> dict:
+        """Counters of the last call: nodes, TT probes / hits / stores."""
+        return {"nodes": self.s.nodes, "tt_probes": self.s.tt_probes,
+                "tt_hits": self.s.tt_hits, "tt_stores": self.s.tt_stores}
+
+    def legal(self) -> int:
+        """Deck mask of the legal cards at the loaded position."""
+        cdef uint64_t m = pos_legal(&self.s.r, &self.s.p)
+        cdef uint64_t out = 0
+        while m:
+            out |= (<uint64_t>1) << self.s.r.to_deck[lowest_bit(m)]
+            m &= m - 1
+        return out
+
+    def to_act(self) -> int:
+        return pos_to_act(&self.s.p)
+
+    def solve(self, int guess=-1, long long node_budget=0, double seconds=0.0):
+        """Value of the loaded position: (value, lo, hi, nodes, complete)."""
+        cdef int lo = 0, hi = 0
+        self._limits(node_budget, seconds)
+        with nogil:
+            mtdf(&self.s, guess, &lo, &hi)
+        return (lo, lo, hi, self.s.nodes, not self.s.aborted)
+
+    def solve_cards(self, long long node_budget=0, double seconds=0.0):
+        """Value of every legal card: list of (deck card, lo, hi), nodes, complete.
+        Equivalent cards (merged in the search) share one search."""
+        cdef Pos saved = self.s.p
+        cdef uint64_t legal = pos_legal(&self.s.r, &self.s.p)
+        cdef uint64_t m = legal
+        cdef uint64_t sep, lower
+        cdef int c, b, lo = 0, hi = 0, guess = -1, seat
+        cdef int vlo[32]
+        cdef int vhi[32]
+        self._limits(node_budget, seconds)
+        seat = pos_to_act(&self.s.p)
+        sep = saved.hand[0] | saved.hand[1] | saved.hand[2] | saved.hand[3]
+        if saved.trick_n:
+            sep |= (<uint64_t>1) << saved.win
+        out = []
+        while m:
+            c = lowest_bit(m)
+            m &= m - 1
+            lower = sep & below(c)
+            b = highest_bit(lower) if lower else -1
+            if b >= 0 and (saved.hand[seat] >> b) & 1 and \
+                    self.s.r.pts[b] == self.s.r.pts[c] and (legal >> b) & 1:
+                vlo[c] = vlo[b]
+                vhi[c] = vhi[b]
+            elif self.s.aborted:
+                vlo[c] = saved.ap
+                vhi[c] = value_hi(&self.s)
+            else:
+                pos_play(&self.s.r, &self.s.p, c)
+                with nogil:
+                    mtdf(&self.s, guess, &lo, &hi)
+                self.s.p = saved
+                vlo[c] = lo
+                vhi[c] = hi
+                guess = lo
+            out.append((self.s.r.to_deck[c], vlo[c], vhi[c]))
+        return out, self.s.nodes, not self.s.aborted
+
+    def generale(self, long long node_budget=0, double seconds=0.0):
+        """Whether the taker can force winning every remaining trick:
+        (result, nodes, complete)."""
+        cdef int res
+        self._limits(node_budget, seconds)
+        with nogil:
+            res = gen_search(&self.s)
+        return (bool(res), self.s.nodes, not self.s.aborted)
