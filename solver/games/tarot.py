@@ -365,7 +365,7 @@ DISCARD_MOVES = _moves("discard", range(78))
 SHOW_MOVES = _moves("show", range(78))
 CALL_MOVES = _moves("call", range(78))
 BID_MOVES = {b: Move("bid", b) for b in ("pass", *CONTRACTS)}
-CHELEM_MOVES = (Move("chelem", True), Move("chelem", False))
+CHELEM_MOVES = (Move("chelem", False), Move("chelem", True))  # no_chelem first
 POIGNEE_MOVES = {lv: Move("poignee", lv) for lv in POIGNEE_LEVELS}
 MISERE_MOVES = {k: Move("misere", k) for k in MISERE_KINDS}
 
@@ -887,9 +887,9 @@ def parse_move(token: str) -> Move:
     if token in BID_MOVES:
         return BID_MOVES[token]
     if token == "chelem":
-        return CHELEM_MOVES[0]
-    if token == "no_chelem":
         return CHELEM_MOVES[1]
+    if token == "no_chelem":
+        return CHELEM_MOVES[0]
     kind, sep, rest = token.partition(":")
     if sep:
         if kind in ("call", "discard", "show"):
