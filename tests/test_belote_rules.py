@@ -67,7 +67,8 @@ def ex10_deal():
 
 
 def test_ex10_complete_deal_exact():
-    """BELOTE-EX-10 and BELOTE-DEAL-2, BELOTE-BR-1, BELOTE-SCORE-1/3, BELOTE-PLAY-6."""
+    """BELOTE-EX-10 exact; BELOTE-DEAL-2, BELOTE-BR-1, BELOTE-SCORE-1, BELOTE-SCORE-3,
+    BELOTE-PLAY-6."""
     st = belote.new_state(dealer=3, deal=ex10_deal())
     assert st.to_act == 0 and st.phase == "bid"
     st.play("take")
@@ -421,7 +422,8 @@ def test_br_optional():
 
 
 def test_br_kept_whatever_the_result():
-    """BELOTE-BR-3: belote counts for the contract and is always kept (failed, litige)."""
+    """BELOTE-BR-3: belote counts for the contract and is always kept: failed (BELOTE-EX-23)
+    and litige (BELOTE-EX-28: 71 + 20 = 91 v 91 -> attack 20 now, 71 in reserve)."""
     o = opts()
     r = belote.score_deal(0, [70, 92], [20, 0], None, 0, None, o)  # EX-23
     assert r["outcome"] == "failed" and r["written"] == [20, 162]
@@ -451,7 +453,9 @@ def test_br_only_trump_king_queen():
     ("BELOTE-EX-27", [60, 102], [0, 0], (0, 200), ("made", [260, 102])),
 ])
 def test_scoring_examples(ex, cards, belote_, ann, expect):
-    """BELOTE-EX-20..27; BELOTE-SCORE-2/3/4/5/6, BELOTE-ANN-8 (attack = team A)."""
+    """BELOTE-EX-20 to BELOTE-EX-27 exact (attack = team A): BELOTE-SCORE-2 (totals),
+    BELOTE-SCORE-3 (made: each its total), BELOTE-SCORE-4 (capot 252), BELOTE-SCORE-5
+    (failed: 162 + all announces + belote), BELOTE-SCORE-6 (litige), BELOTE-ANN-8."""
     capot = 0 if cards == [252, 0] else None
     r = belote.score_deal(0, cards, belote_, ann[0], ann[1], capot, opts())
     assert (r["outcome"], r["written"]) == expect
@@ -523,7 +527,7 @@ class _FakeDeal:
 
 
 def test_ex29_litige_reserve_to_next_winner_and_cumulative():
-    """BELOTE-EX-29 (continues BELOTE-EX-24), BELOTE-SCORE-6/7: the reserve goes to the
+    """BELOTE-EX-29 (continues BELOTE-EX-24), BELOTE-SCORE-6, BELOTE-SCORE-7: the reserve goes to the
     winner of the next non-litige deal; totals accumulate, never negative."""
     match = belote.BeloteMatch(dealer=0)
     r1 = belote.score_deal(0, [81, 81], [0, 0], None, 0, None, opts())
