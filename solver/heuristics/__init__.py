@@ -1,0 +1,1 @@
+"""Rule-based strategies per game, used by ``solver.heuristic.HeuristicAgent``."""
