@@ -339,6 +339,16 @@ class Count:
     def points(self) -> Fraction:
         return Fraction(self.points2, 2)
 
+    @property
+    def attack_all(self) -> bool:
+        """The attack won every trick (chelem, TAROT-ANN-3)."""
+        return self.defence_tricks == 0
+
+    @property
+    def defence_all(self) -> bool:
+        """The defence won every trick (TAROT-SCORE-5)."""
+        return self.attack_tricks == 0
+
 
 def count_piles(attack_pile: int, excuse_owed: int | None = None) -> tuple[int, int]:
     """(points2, bouts) of an attack pile (TAROT-COUNT-1, TAROT-COUNT-3).
@@ -722,8 +732,7 @@ class TarotState(GameState):
         return score_deal(self.players, self.contract, c.points, c.bouts, taker=self.taker,
                           partner=self.partner, petit_au_bout=c.petit_au_bout,
                           poignee=poignee, chelem_announced=self.chelem_announced,
-                          attack_all_tricks=c.defence_tricks == 0,
-                          defence_all_tricks=c.attack_tricks == 0,
+                          attack_all_tricks=c.attack_all, defence_all_tricks=c.defence_all,
                           misere=[s for s, _, _ in self.miseres], options=self.options)
 
     # --- information ----------------------------------------------------------------
@@ -820,7 +829,8 @@ class TarotState(GameState):
 
         ``hands``: current hand masks; ``trick``: trick in progress ((seat, card) pairs,
         its first seat is the leader); ``leader`` when no trick is in progress (default:
-        taker if ``chelem_announced`` and no trick was played, else eldest);
+        the taker if ``chelem_announced`` and no trick was played, else the eldest, i.e.
+        the seat after ``dealer``; ``dealer`` defaults to the seat before the taker);
         ``won``/``tricks_won``: captured cards and trick counts so far, per side
         (defence, attack); ``aside``: the écart (prise/garde) or the dog (garde sans/contre);
         ``petit_trick``: (trick number, side) if T1 was already captured. Hands may be
