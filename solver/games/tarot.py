@@ -398,7 +398,7 @@ class TarotState(GameState):
     * ``trick: list[(seat, card)]`` trick in progress; ``tricks: list[(trick, winner)]``;
       ``leader`` seat leading the current trick;
     * ``contract`` (one of CONTRACTS or None), ``taker``, ``partner`` (5p seat or None when
-      the taker is alone; hidden information, set when the play starts), ``called_card``;
+      the taker is alone; hidden information, fixed at the call), ``called_card``;
     * ``won = [defence_mask, attack_mask]`` cards won in tricks per side (Excuse
       exchanges applied), ``tricks_won = [defence, attack]``, ``excuse_owed`` (side that
       still owes a half-point card, TAROT-EXC-4), ``ecart``/``dog`` masks,
@@ -407,6 +407,11 @@ class TarotState(GameState):
     Use ``legal_cards(hand, trick, state.lead_forbidden())`` / ``trick_winner`` for the
     play rules without a state; ``TarotState.for_play`` builds a play-phase position from
     hands and a contract directly. Card points are in half points (``card_points``).
+
+    Move tokens (docs/NOTATION.md, "French Tarot"): ``pass prise garde garde_sans
+    garde_contre``, ``call:KH``, ``discard:3C``, ``chelem``/``no_chelem``,
+    ``poignee:simple|double|triple`` then ``show:<card>`` per card, ``misere:trump|head``,
+    and card tokens (``T21``, ``EX``, ``10C``) for card plays.
     """
 
     game = NAME
