@@ -497,7 +497,8 @@ cdef class BeloteCore:
 #
 # Null-window fail-soft alpha-beta, driven MTD(f)-style by the Python-callable
 # drivers.  Transposition table at trick boundaries, keyed exactly on
-#   remaining cards (32 bits) | leader << 32 | capot flag << 34 | mode << 35 | gen << 37
+#   remaining cards (32 bits) | leader << 32 | capot flag << 34 | mode << 35
+#   | attack team << 36 | gen << 37
 # where the owner of every card is fixed for one generation (one deal), so the
 # remaining-card mask plus the leader determines the position.  Values stored are
 # relative to the attack's points already taken; lower and upper bounds are kept.
@@ -530,6 +531,8 @@ ctypedef struct Search:
     int64_t tt_probes
     int64_t tt_hits
     int64_t tt_stores
+    int64_t probes
+    int64_t by_left[9]      # nodes by cards left in the hand of the seat to act
 
 
 cdef inline double now_s() noexcept nogil:
@@ -541,7 +544,7 @@ cdef inline double now_s() noexcept nogil:
 cdef inline uint64_t tt_key(const Pos* p, int mode, uint64_t gen) noexcept nogil:
     cdef uint64_t rem = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     return (rem | ((<uint64_t>p.leader) << 32) | ((<uint64_t>(p.fcap & 1)) << 34)
-            | ((<uint64_t>mode) << 35) | (gen << 37))
+            | ((<uint64_t>mode) << 35) | ((<uint64_t>p.attack) << 36) | (gen << 37))
 
 
 cdef inline TTEntry* tt_probe(Search* s, uint64_t key) noexcept nogil:
@@ -697,10 +700,13 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
     if check_limits(s):
         return 0
     seat = (p.leader + p.trick_n) & 3
+    s.by_left[popcount64(p.hand[seat])] += 1
     if p.trick_n == 0:
         nleft = popcount64(p.hand[seat])
         if nleft == 1:
             return last_trick_value(s)
+        if nleft == 0:
+            return final_attack(r, p)
         lo = p.ap
         if lo >= beta:
             return lo
@@ -813,16 +819,19 @@ cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
     if g < lo or g > hi:
         g = (lo + hi) // 2
     while lo < hi:
-        beta = g + 1 if g == lo else g
-        if beta > hi:
-            beta = hi
+        # bisection of the proven interval [lo, hi], first probe at the guess
+        if g <= lo or g > hi:
+            g = (lo + hi + 1) // 2
+        beta = g
         g = dd_search(s, beta)
+        s.probes += 1
         if s.aborted:
             break
         if g >= beta:
             lo = g
         else:
             hi = g
+        g = -1
     lo_out[0] = lo
     hi_out[0] = hi
     return lo
@@ -934,13 +943,16 @@ cdef class DDSolver:
         self.s.tt_probes = 0
         self.s.tt_hits = 0
         self.s.tt_stores = 0
+        self.s.probes = 0
+        memset(self.s.by_left, 0, sizeof(self.s.by_left))
         self.s.budget = node_budget if node_budget > 0 else 0
         self.s.deadline = now_s() + seconds if seconds > 0 else 0.0
 
     def stats(self) -> dict:
         """Counters of the last call: nodes, TT probes / hits / stores."""
         return {"nodes": self.s.nodes, "tt_probes": self.s.tt_probes,
-                "tt_hits": self.s.tt_hits, "tt_stores": self.s.tt_stores}
+                "tt_hits": self.s.tt_hits, "tt_stores": self.s.tt_stores,
+                "probes": self.s.probes, "by_left": [self.s.by_left[i] for i in range(9)]}
 
     def legal(self) -> int:
         """Deck mask of the legal cards at the loaded position."""
@@ -1009,3 +1021,15 @@ cdef class DDSolver:
         with nogil:
             res = gen_search(&self.s)
         return (bool(res), self.s.nodes, not self.s.aborted)
+
+    def probe(self, int beta, long long node_budget=0):
+        """One null-window probe (diagnostics): fail-soft bound and node count."""
+        cdef int g
+        self._limits(node_budget, 0.0)
+        with nogil:
+            g = dd_search(&self.s, beta)
+        return (g, self.s.nodes, not self.s.aborted)
+
+    def new_generation(self):
+        """Forget every stored bound (next searches start with an empty table)."""
+        self._new_generation()

@@ -1,0 +1,365 @@
+"""Exact double-dummy analysis for Belote and Coinche (all four hands visible).
+
+Objective (the "true" one of the play phase): the **attack's final card points**, dix
+de der included (BELOTE-SCORE-1), ``capot_points`` (252, option 250) when the attack
+wins every trick (BELOTE-SCORE-4, COINCHE-CARD-5).  The attack maximises it, the
+defence minimises it.
+
+Belote-rebelote is **not** part of the searched value: BELOTE-BR-3 /
+COINCHE-SCORE-6 make it a fixed 20 for the holder's team whatever the play (it only
+depends on who holds trump K+Q, which play cannot change; declaring is never worse,
+so the DD model assumes every holder declares).  It is reported beside the value
+(``DDResult.belote``) and added by ``par`` where the contract test needs it.
+
+The search itself lives in the Cython core (``solver.belote_core.DDSolver``):
+null-window fail-soft alpha-beta driven by bisection/MTD(f) over the point range, a
+transposition table of ``2**tt_bits`` entries keyed on the remaining cards, the
+seat on lead and the capot flag, merged equivalent cards and heuristic move ordering.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from typing import Any
+
+from ..core.belote import (
+    DDSolver,
+    PlayRules,
+    Position,
+    make_position,
+    parse_strain,
+    position_of_state,
+    rules_of_state,
+)
+from ..errors import DealError, OptionError
+from ..games.base import Move
+
+STRAINS = ("S", "H", "D", "C", "TA", "SA")
+DEFAULT_TT_BITS = 20
+
+
+@dataclass
+class DDResult:
+    """Result of one double-dummy search.
+
+    ``value``: attack's final card points (exact when ``complete``; else None and the
+    proven interval is ``[lower, upper]``); ``nodes`` searched; ``seconds`` spent;
+    ``capot``: the attack can force winning every trick (None if unknown);
+    ``belote``: fixed belote points per team (team 0 = seats 0/2) not in ``value``."""
+
+    value: int | None
+    lower: int
+    upper: int
+    nodes: int
+    complete: bool
+    seconds: float
+    attack: int = 0
+    capot: bool | None = None
+    belote: list[int] = field(default_factory=lambda: [0, 0])
+    stopped: str | None = None  # 'node_budget' or 'deadline' when the search stopped
+
+    def __repr__(self) -> str:
+        v = self.value if self.complete else f"[{self.lower},{self.upper}]"
+        return (f"DDResult(value={v}, nodes={self.nodes}, complete={self.complete}, "
+                f"seconds={self.seconds:.4f})")
+
+
+@lru_cache(maxsize=4)
+def _solver(tt_bits: int) -> DDSolver:
+    # One table per size, reused across calls (generation tags invalidate old entries).
+    return DDSolver(tt_bits)
+
+
+def _check_limits(node_budget: int | None, deadline: float | None, tt_bits: int) -> None:
+    if node_budget is not None and (not isinstance(node_budget, int) or node_budget <= 0):
+        raise OptionError(f"node_budget must be a positive integer, got {node_budget!r}")
+    if deadline is not None and not deadline > 0:
+        raise OptionError(f"deadline must be a positive number of seconds, got {deadline!r}")
+    if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 28:
+        raise OptionError(f"tt_bits must be an integer in 4..28, got {tt_bits!r}")
+
+
+def _load(position: Position, rules: PlayRules, tt_bits: int) -> DDSolver:
+    s = _solver(tt_bits)
+    s.configure(*rules.args())
+    s.set_position(*position.args())
+    return s
+
+
+def _stopped(complete: bool, node_budget: int | None, nodes: int) -> str | None:
+    if complete:
+        return None
+    return "node_budget" if node_budget is not None and nodes >= node_budget else "deadline"
+
+
+def _belote_of_state(state: Any) -> list[int]:
+    out = [0, 0]
+    for seat, _ in list(getattr(state, "belote_said", [])) + list(
+            getattr(state, "belote_pending", [])):
+        out[seat % 2] += 20
+    return out
+
+
+def solve_position(position: Position, rules: PlayRules, node_budget: int | None = None,
+                   deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
+                   belote: list[int] | None = None) -> DDResult:
+    """Exact value of a validated position (see the module docstring for the objective)."""
+    _check_limits(node_budget, deadline, tt_bits)
+    s = _load(position, rules, tt_bits)
+    t = time.perf_counter()
+    value, lo, hi, nodes, complete = s.solve(-1, node_budget or 0, deadline or 0.0)
+    dt = time.perf_counter() - t
+    capot = None
+    if complete:
+        capot = position.attack_all and value == rules.capot_points
+    elif hi < rules.capot_points or not position.attack_all:
+        capot = False
+    return DDResult(value if complete else None, lo, hi, nodes, complete, dt,
+                    position.taker % 2, capot, list(belote or [0, 0]),
+                    _stopped(complete, node_budget, nodes))
+
+
+def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
+          tt_bits: int = DEFAULT_TT_BITS) -> DDResult:
+    """Exact double-dummy value of a Belote/Coinche state in its play phase.
+
+    ``node_budget`` (nodes) and ``deadline`` (seconds) stop the search; the result
+    then says ``complete=False`` and gives the proven bounds."""
+    return solve_position(position_of_state(state), rules_of_state(state), node_budget,
+                          deadline, tt_bits, _belote_of_state(state))
+
+
+def solve_cards_position(position: Position, rules: PlayRules,
+                         node_budget: int | None = None, deadline: float | None = None,
+                         tt_bits: int = DEFAULT_TT_BITS) -> tuple[dict[int, DDResult], int]:
+    """Value of every legal card (deck index -> DDResult) and the total node count."""
+    _check_limits(node_budget, deadline, tt_bits)
+    s = _load(position, rules, tt_bits)
+    t = time.perf_counter()
+    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0)
+    dt = time.perf_counter() - t
+    out = {}
+    for card, lo, hi in cards:
+        exact = lo == hi
+        out[card] = DDResult(lo if exact else None, lo, hi, nodes, exact, dt,
+                             position.taker % 2,
+                             (lo == rules.capot_points) if exact else None,
+                             stopped=None if exact else _stopped(False, node_budget, nodes))
+    return out, nodes
+
+
+def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
+                tt_bits: int = DEFAULT_TT_BITS) -> dict[Move, DDResult]:
+    """Value of every legal card move of the seat to act (like DDS SolveBoard with all
+    cards scored).  A declared-belote move (``belote:KH``, option belote_optional)
+    gets the value of its card; announce moves do not change card play and are not
+    scored."""
+    per_card, _ = solve_cards_position(position_of_state(state), rules_of_state(state),
+                                       node_budget, deadline, tt_bits)
+    belote = _belote_of_state(state)
+    out: dict[Move, DDResult] = {}
+    for move in state.legal_moves():
+        if move.kind in ("card", "belote") and move.value in per_card:
+            r = per_card[move.value]
+            out[move] = DDResult(r.value, r.lower, r.upper, r.nodes, r.complete, r.seconds,
+                                 r.attack, r.capot, list(belote), r.stopped)
+    return out
+
+
+def principal_variation(state: Any, node_budget: int | None = None,
+                        deadline: float | None = None,
+                        tt_bits: int = DEFAULT_TT_BITS) -> list[Move]:
+    """An optimal line of play from ``state`` to the end of the deal (card moves).
+
+    At each turn the first card (lowest deck index) achieving the position's value for
+    the side to act is played.  Raises OptionError if a limit stops a search."""
+    st = state.copy()
+    line: list[Move] = []
+    attack = st.taker % 2
+    t_end = None if deadline is None else time.perf_counter() + deadline
+    while not st.is_over():
+        left = None if t_end is None else max(1e-3, t_end - time.perf_counter())
+        values = solve_cards(st, node_budget, left, tt_bits)
+        cards = {m: r for m, r in values.items() if m.kind == "card"}
+        if any(not r.complete for r in cards.values()):
+            raise OptionError("principal_variation: a search limit stopped the solver")
+        pick = max if st.to_act % 2 == attack else min
+        best = pick(r.value for r in cards.values())
+        move = min((m for m, r in cards.items() if r.value == best), key=lambda m: m.value)
+        st.play(move)
+        line.append(move)
+    return line
+
+
+# --- DD table and par ---------------------------------------------------------------
+
+def _hands_of(deal: Any) -> list[int]:
+    hands = deal.hands if hasattr(deal, "hands") else deal
+    out = []
+    for h in hands:
+        out.append(int(h) if isinstance(h, int) else sum(1 << c for c in h))
+    if len(out) != 4 or any(h.bit_count() != 8 for h in out):
+        raise DealError("a DD table needs four 8-card hands")
+    return out
+
+
+def _play_rules(game: str, options: dict[str, Any] | None, strain: int) -> tuple[
+        PlayRules, dict[str, Any]]:
+    from ..games import get_game
+    if game not in ("belote", "coinche"):
+        raise OptionError(f"dd_table: game must be 'belote' or 'coinche', got {game!r}")
+    from ..options import resolve
+    mod = get_game(game)
+    opts = resolve(mod.OPTIONS, options, game)
+    return PlayRules(strain, bool(opts["undertrump_required"]),
+                     bool(opts.get("ta_must_overtake", True)),
+                     int(opts.get("capot_points", 252))), opts
+
+
+def belote_bonus(hands: list[int], strain: int, ta_belote: str = "each_suit") -> list[int]:
+    """Belote points per team held in these 8-card hands (BELOTE-BR-1/4, COINCHE-ANN-3)."""
+    from ..games.belote_common import belote_suits
+    out = [0, 0]
+    for seat, h in enumerate(hands):
+        out[seat % 2] += 20 * len(belote_suits(h, strain, ta_belote))
+    return out
+
+
+def dd_table(deal: Any, game: str = "coinche", options: dict[str, Any] | None = None,
+             dealer: int = 0, node_budget: int | None = None,
+             tt_bits: int = DEFAULT_TT_BITS) -> dict[str, dict[int, dict[str, Any]]]:
+    """DD table: for every strain (S H D C TA SA) and declaring side (0 = seats 0/2,
+    1 = seats 1/3), the attack's card points with the first lead by the eldest hand
+    (``dealer + 1``; the dealer with ``first_lead=dealer``), whether capot can be
+    forced, and for each seat of the side whether générale (that seat alone wins every
+    trick) can be forced.  The value does not depend on which seat of the side takes."""
+    hands = _hands_of(deal)
+    if not (isinstance(dealer, int) and 0 <= dealer < 4):
+        raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
+    table: dict[str, dict[int, dict[str, Any]]] = {}
+    for strain in range(6):
+        rules, opts = _play_rules(game, options, strain)
+        leader = dealer if opts["first_lead"] == "dealer" else (dealer + 1) % 4
+        bel = belote_bonus(hands, strain, opts.get("ta_belote", "each_suit"))
+        table[STRAINS[strain]] = {}
+        for side in (0, 1):
+            pos = make_position(hands, leader=leader, taker=side)
+            r = solve_position(pos, rules, node_budget, None, tt_bits, bel)
+            gen = {}
+            nodes = r.nodes
+            for seat in (side, side + 2):
+                s = _load(make_position(hands, leader=leader, taker=seat), rules, tt_bits)
+                ok, n, complete = s.generale(node_budget or 0, 0.0)
+                nodes += n
+                gen[seat] = bool(ok) if complete else None
+            defence = 0 if r.value == rules.capot_points else (
+                rules.capot_points if r.value == 0 else 162 - (r.value or 0))
+            table[STRAINS[strain]][side] = {
+                "points": r.value, "defence_points": defence, "capot": r.capot,
+                "generale": gen, "belote": bel, "nodes": nodes, "complete": r.complete}
+    return table
+
+
+def par(deal: Any = None, options: dict[str, Any] | None = None, dealer: int = 0,
+        table: dict | None = None, tt_bits: int = DEFAULT_TT_BITS) -> dict[str, Any]:
+    """Coinche par contract and score from the DD table.
+
+    Definition implemented: both sides know the DD table and bid as two players
+    alternating by side, the eldest hand's side first; at its turn a side passes or
+    bids any strictly higher (value, strain) of the Coinche ladder (COINCHE-BID-2/3;
+    80..max_numeric_bid, capot 250, générale 500 if allowed; TA/SA if allowed).  A pass
+    after a bid ends the auction; two passes before any bid annul the deal (score 0).
+    On a final contract the defence coinches iff that raises its net score, then the
+    attack surcoinches iff that raises its own (COINCHE-BID-5).  The deal is scored by
+    Coinche's own ``score_deal`` (COINCHE-MADE-1..3, COINCHE-SCORE-1..6) from the DD
+    card points and the belotes held; each side maximises its score minus the other
+    side's.  Simplifications: announces are not counted; générale uses the better seat
+    of the side; a defence capot is assumed iff the attack's DD points are 0.
+    Returns the contract, multiplier, scores per team and the net score of team 0."""
+    from ..games import coinche as co
+    opts = co.OPTIONS
+    from ..options import resolve
+    o = resolve(opts, options, "coinche")
+    if table is None:
+        if deal is None:
+            raise OptionError("par needs a deal or a DD table")
+        table = dd_table(deal, "coinche", options, dealer, tt_bits=tt_bits)
+    strains = [0, 1, 2, 3] + ([4] if o["allow_ta"] else []) + ([5] if o["allow_sa"] else [])
+    values = co.bid_values(o)
+    capot_pts = 252
+
+    def outcome(vi: int, strain: int, side: int, mult: int) -> list[int]:
+        e = table[STRAINS[strain]][side]
+        pts = e["points"]
+        if pts is None:
+            raise OptionError("par: incomplete DD table entry")
+        value = values[vi]
+        capot_team = side if pts == capot_pts else (1 - side if pts == 0 else None)
+        cards = [0, 0]
+        if capot_team is None:
+            cards[side], cards[1 - side] = pts, 162 - pts
+        else:
+            cards[capot_team] = 162
+        gen = any(bool(g) for g in e["generale"].values())
+        res = co.score_deal(value, side, mult, cards, capot_team, gen, list(e["belote"]),
+                            None, 0, o)
+        return res["exact"]
+
+    def net(scores: list[int], side: int) -> int:
+        return scores[side] - scores[1 - side]
+
+    @cache
+    def settle(vi: int, strain: int, side: int) -> tuple[int, list[int]]:
+        # COINCHE-BID-5: defence may coinche, then the attack may surcoinche.
+        plain = outcome(vi, strain, side, 1)
+        doubled = outcome(vi, strain, side, 2)
+        redoubled = outcome(vi, strain, side, 4)
+        after_double = redoubled if net(redoubled, side) > net(doubled, side) else doubled
+        mult_d = 4 if after_double is redoubled else 2
+        if net(after_double, 1 - side) > net(plain, 1 - side):
+            return mult_d, after_double
+        return 1, plain
+
+    @cache
+    def best(vi: int, strain: int, bidder: int) -> tuple[int, tuple]:
+        """Net score of team 0 when ``1 - bidder`` is to act over (vi, strain, bidder)."""
+        mover = 1 - bidder
+        mult, sc = settle(vi, strain, bidder)
+        result = (net(sc, 0), (vi, strain, bidder, mult, tuple(sc)))
+        for vj in range(vi + 1, len(values)):
+            for s in strains:
+                cand = best(vj, s, mover)
+                better = cand[0] > result[0] if mover == 0 else cand[0] < result[0]
+                if better:
+                    result = cand
+        return result
+
+    first = (dealer + 1) % 2  # the eldest hand's side speaks first
+    # no contract yet: the first side may bid or pass; then the other side likewise
+    options_first = [best(v, s, first) for v in range(len(values)) for s in strains]
+    options_second = [best(v, s, 1 - first) for v in range(len(values)) for s in strains]
+
+    def pick(cands, side, fallback):
+        res = fallback
+        for c in cands:
+            if (c[0] > res[0]) if side == 0 else (c[0] < res[0]):
+                res = c
+        return res
+
+    second_if_pass = pick(options_second, 1 - first, (0, None))
+    result = pick(options_first, first, second_if_pass)
+    if result[1] is None:
+        return {"contract": None, "scores": [0, 0], "net": 0}
+    vi, strain, side, mult, sc = result[1]
+    v = values[vi]
+    name = {co.CAPOT: "capot", co.GENERALE: "generale"}.get(v, str(v))
+    return {"contract": {"value": v, "name": name, "strain": STRAINS[strain], "side": side,
+                         "multiplier": mult},
+            "scores": list(sc), "net": result[0]}
+
+
+def strain_index(strain: int | str) -> int:
+    """Strain 0..5 from a token or an int (OptionError otherwise)."""
+    return parse_strain(strain)
