@@ -34,9 +34,12 @@ class Deal:
     extras: dict[str, list[int]] = field(default_factory=dict)
 
     def all_cards(self) -> list[int]:
+        """Every card dealt. Piles named ``_...`` are annotations (a view of cards already
+        listed, e.g. the order packets were dealt) and are not counted."""
         out = [c for h in self.hands for c in h]
-        for pile in self.extras.values():
-            out.extend(pile)
+        for name, pile in self.extras.items():
+            if not name.startswith("_"):
+                out.extend(pile)
         return out
 
     def to_text(self, deck: Deck) -> str:
