@@ -228,6 +228,37 @@ def side_total_half(declared: int, pile_melds: int, cards_half: int, last_trick:
     return 2 * declared + 2 * pile_melds + cards_half + (LAST_TRICK_HALF if last_trick else 0)
 
 
+def terziglio_game_points(declarer_half: int, opponents_half: int, contract: str,
+                          capot: int | None = None,
+                          capot_doubled_in_solo: bool = True) -> tuple[int, int | None, int]:
+    """Terziglio result from the side totals (half points): ``(winner side, rounded W, G)``.
+
+    Side 0 is the declarer. TERZ-SCORE-2: he wins iff strictly more (a tie loses);
+    TERZ-SCORE-3: W rounded; TERZ-SCORE-4: solo doubles G; TERZ-SCORE-6: capot (side
+    ``capot`` won every trick) is G = 40, doubled in solo unless the option says no.
+    """
+    solo = contract == "solo"
+    if capot is not None:
+        return capot, None, 40 * (2 if solo and capot_doubled_in_solo else 1)
+    winner = 0 if declarer_half > opponents_half else 1
+    rounded = terziglio_rounded(declarer_half if winner == 0 else opponents_half)
+    return winner, rounded, rounded // 50 * (2 if solo else 1)
+
+
+def terziglio_settlement(winner: int, game_points: int) -> tuple[int, int]:
+    """TERZ-SCORE-5: (declarer, each opponent) = (+2G, −G) if he wins, else (−2G, +G)."""
+    sign = 1 if winner == 0 else -1
+    return 2 * game_points * sign, -game_points * sign
+
+
+def match_winner(totals: list[int], target: int) -> int | None:
+    """OTTO-SCORE-4: the side at or above the target; both: the higher; equal: None."""
+    a, b = totals
+    if (a >= target or b >= target) and a != b:
+        return 0 if a > b else 1
+    return None
+
+
 def _mask(cards) -> int:
     m = 0
     for c in cards:
@@ -308,7 +339,7 @@ class TarocchiniState(GameState):
         if self.variant == "ottocento":
             self.side_of: tuple[int, ...] = (0, 1, 0, 1)
             self.talon = _mask(deal.extras["talon"])
-            for name in ("first5", "second5"):
+            for name in ("_first_five", "_second_five"):
                 if name in deal.extras:
                     pile = deal.extras[name]
                     self.monte_masks.append([_mask(pile[5 * i:5 * i + 5]) for i in range(4)])
@@ -676,16 +707,10 @@ class TarocchiniState(GameState):
         self._end(result)
 
     def _terziglio_result(self, totals: list[int]) -> dict[str, Any]:
-        solo = self.contract == "solo"
         capot = next((s for s in (0, 1) if self.tricks_won[s] == len(self.tricks)), None)
-        if capot is not None:  # TERZ-SCORE-6
-            winner = capot
-            g = 40 * (2 if solo and self.options["terziglio_capot_doubled_in_solo"] else 1)
-            rounded = None
-        else:
-            winner = 0 if totals[0] > totals[1] else 1  # TERZ-SCORE-2: a tie is a loss
-            rounded = terziglio_rounded(totals[winner])  # TERZ-SCORE-3
-            g = rounded // 50 * (2 if solo else 1)  # TERZ-SCORE-4
+        winner, rounded, g = terziglio_game_points(
+            totals[0], totals[1], self.contract or "gioco", capot,
+            self.options["terziglio_capot_doubled_in_solo"])
         return {"winner": winner, "capot": capot is not None, "rounded": rounded, "game_points": g}
 
     def _end(self, result: dict[str, Any]) -> None:
@@ -711,9 +736,8 @@ class TarocchiniState(GameState):
         if self.variant == "ottocento":
             t = self.side_totals()
             return [t[self.side_of[s]] for s in range(self.n)]
-        g = self.result["game_points"]
-        sign = 1 if self.result["winner"] == 0 else -1
-        return [float(2 * g * sign if s == self.declarer else -g * sign) for s in range(self.n)]
+        decl, opp = terziglio_settlement(self.result["winner"], self.result["game_points"])
+        return [float(decl if s == self.declarer else opp) for s in range(self.n)]
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` knows: own hand (only the packets dealt so far during the monte
@@ -811,9 +835,9 @@ def _random_deal(variant: str, options: dict[str, Any], dealer: int, seed: int) 
             packets.append([c for p in packet for c in p])
         extras = {"talon": perm[60:62]}
         if options["monte"] != "off":
-            extras["first5"] = packets[0]
+            extras["_first_five"] = packets[0]
             if options["monte"] == "after_5_and_10":
-                extras["second5"] = packets[1]
+                extras["_second_five"] = packets[1]
         return Deal(hands, extras)
     each, stock = (18, 8) if options["terziglio_deal"] == "18+8" else (19, 5)
     return Deal([perm[i * each:(i + 1) * each] for i in range(3)], {"stock": perm[3 * each:]})
@@ -830,7 +854,7 @@ def _check_deal(variant: str, options: dict[str, Any], deal: Deal) -> Deal:
             raise DealError("an Ottocento deal needs the dealer's 2 last cards as 'talon'")
         extras = {"talon": list(deal.extras["talon"])}
         names = [] if options["monte"] == "off" else (
-            ["first5"] if options["monte"] == "after_5" else ["first5", "second5"])
+            ["_first_five"] if options["monte"] == "after_5" else ["_first_five", "_second_five"])
         for k, name in enumerate(names):
             pile = deal.extras.get(name)
             if pile is None:  # packets taken from each hand in the order given
@@ -839,9 +863,9 @@ def _check_deal(variant: str, options: dict[str, Any], deal: Deal) -> Deal:
                                       for i in range(4)):
                 raise DealError(f"'{name}' must list 5 cards of each hand, seat 0 first")
             extras[name] = list(pile)
-        if names == ["first5", "second5"] and set(extras["first5"]) & set(extras["second5"]):
-            raise DealError("'first5' and 'second5' overlap")
-        unknown = set(deal.extras) - {"talon", "first5", "second5"}
+        if len(names) == 2 and set(extras[names[0]]) & set(extras[names[1]]):
+            raise DealError("'_first_five' and '_second_five' overlap")
+        unknown = set(deal.extras) - {"talon", "_first_five", "_second_five"}
         if unknown:
             raise DealError(f"unknown Ottocento pile(s): {', '.join(sorted(unknown))}")
         return Deal([list(h) for h in deal.hands], extras)
@@ -911,11 +935,7 @@ class OttocentoMatch:
         if state.called_out is not None:  # OTTO-SCORE-3: the calling side wins at once
             self.winner = state.called_out
             return
-        target = self.options["target"]
-        a, b = self.totals
-        if a >= target or b >= target:  # OTTO-SCORE-4 (equal: another hand)
-            if a != b:
-                self.winner = 0 if a > b else 1
+        self.winner = match_winner(self.totals, self.options["target"])  # OTTO-SCORE-4
 
     def play_random(self, rng: random.Random, max_deals: int = 1000) -> int:
         """Play deals of uniformly random legal moves until a side wins; return it."""
