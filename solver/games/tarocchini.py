@@ -259,6 +259,71 @@ def match_winner(totals: list[int], target: int) -> int | None:
     return None
 
 
+def collect_trick(trick: list[tuple[int, int]], side_of: tuple[int, ...] | list[int],
+                  piles: list[int], owed: list[int]) -> tuple[int, list[int], list[int]]:
+    """Winner of a complete trick and the side piles / scartino debts after it.
+
+    TAROC-MATTO-2: a Matto in a trick won by the other side goes to its own side's pile,
+    which then owes one scartino; every debt is paid as soon as the owing side holds a
+    scartino among its won cards (``pick_scartino``). Returns new lists.
+    """
+    w = trick_winner(trick)
+    ws = side_of[w]
+    piles, owed = list(piles), list(owed)
+    cards = 0
+    for _, c in trick:
+        cards |= 1 << c
+    mat_side = next((side_of[s] for s, c in trick if c == MAT), None)
+    if mat_side is not None and mat_side != ws:
+        piles[ws] |= cards & ~MAT_BIT
+        piles[mat_side] |= MAT_BIT
+        owed[mat_side] += 1
+    else:
+        piles[ws] |= cards
+    for s in (0, 1):
+        while owed[s]:
+            c = pick_scartino(piles[s] & ~MAT_BIT)
+            if c is None:
+                break
+            piles[s] &= ~(1 << c)
+            piles[1 - s] |= 1 << c
+            owed[s] -= 1
+    return w, piles, owed
+
+
+def final_piles(piles: list[int], owed: list[int], tricks_won: list[int], discard: int = 0,
+                discard_side: int | None = None, stock: int = 0,
+                last_side: int = 0) -> list[int]:
+    """Each side's pile at the end of the hand, ready for scoring.
+
+    TAROC-MATTO-3: a Matto whose side won no trick goes to the opponents, debt cancelled;
+    TAROC-MATTO-5: a debt still open is paid with the lowest-valued card (``pick_lowest``);
+    OTTO-DEAL-3 / TERZ-BID-2: the discard joins ``discard_side`` unless that side won no
+    trick; TERZ-BID-3: a solo stock goes to the side of the last trick.
+    """
+    piles, owed = list(piles), list(owed)
+    for s in (0, 1):
+        if piles[s] & MAT_BIT and tricks_won[s] == 0:
+            piles[s] &= ~MAT_BIT
+            piles[1 - s] |= MAT_BIT
+            owed[s] = 0
+        while owed[s]:
+            c = pick_lowest(piles[s])
+            if c is None:
+                break
+            piles[s] &= ~(1 << c)
+            piles[1 - s] |= 1 << c
+            owed[s] -= 1
+    if discard:
+        owner = discard_side if discard_side is not None else 0
+        if tricks_won[owner] == 0:
+            owner = 1 - owner
+        piles[owner] |= discard
+    if stock:
+        piles[last_side] |= stock
+    return piles
+
+
 def _mask(cards) -> int:
     m = 0
     for c in cards:
@@ -289,9 +354,19 @@ class TarocchiniState(GameState):
       ``tricks_won: list[int]``; ``discard`` (Ottocento or gioco discard mask),
       ``stock`` (solo stock mask, unseen); ``decl_points: list[int]`` per seat.
 
-    Card points are in half points (``card_points``). Reach the play phase directly
-    with ``TarocchiniState.from_play(hands, leader, options, ...)``, or with
+    Objective of a deal (what a double-dummy search must reproduce): each trick goes
+    through ``collect_trick`` (Matto exchange, scartino debts), the hand ends with
+    ``final_piles``; each side then scores ``side_total_half(declared, best_points(pile),
+    pile_points_half(pile), last_trick)`` (``result['totals_half']``). Card points are in
+    half points (``card_points``). Reach the play phase directly with
+    ``TarocchiniState.from_play(hands, leader, options, ...)``, or with
     ``new_state(deal=...)`` then the auction/discard/declaration moves.
+
+    Move tokens (``move_token`` / ``parse_move``): a card ``KS``; a card with a signal
+    ``KS:volo`` / ``KS:striscio`` / ``KS:busso``; monte votes ``monte`` / ``play``; the
+    dealer's ``callout`` / ``take``; ``discard:T5``; bids ``pass`` ``gioco`` ``solo``;
+    declarations ``decl:<family>:<C1+C2+...>`` (families: tarocchi kings queens knights
+    jacks grande swords batons cups coins moors aces), ``decl:max``, ``decl:done``.
     """
 
     game = NAME
@@ -356,17 +431,25 @@ class TarocchiniState(GameState):
     def from_play(cls, hands: list[int], leader: int, options: dict[str, Any] | None = None,
                   *, dealer: int | None = None, declarer: int | None = None,
                   contract: str | None = None, discard: int = 0, stock: int = 0,
-                  decl_points: list[int] | None = None) -> TarocchiniState:
-        """A state in the play phase from hand masks (equal sizes), the leader and, for
-        Terziglio, the declarer and contract (``'gioco'`` with its ``discard`` mask, or
-        ``'solo'`` with the unseen ``stock`` mask). ``decl_points`` per seat default 0.
-        Such a state has no replayable record (``to_record`` raises)."""
+                  decl_points: list[int] | None = None, piles: list[int] | None = None,
+                  tricks_won: list[int] | None = None,
+                  owed: list[int] | None = None) -> TarocchiniState:
+        """A state in the play phase, for analysis.
+
+        ``hands``: hand masks of equal size, ``leader``: the seat to lead. Ottocento:
+        ``dealer`` (default: the seat before the leader) and its side's ``discard``.
+        Terziglio: ``declarer`` and ``contract`` (``'gioco'`` with its ``discard`` mask, or
+        ``'solo'`` with the unseen ``stock`` mask). What was captured so far: ``piles``
+        per side (side 0 = team A / the declarer), ``tricks_won`` per side (default: 1 per
+        non-empty pile) and scartini ``owed`` per side. ``decl_points`` per seat (default
+        0). Such a state has no replayable record (``to_record`` raises)."""
         opts = resolve(OPTIONS, options, NAME)
         n = 4 if opts["game"] == "ottocento" else 3
         if len(hands) != n or len({h.bit_count() for h in hands}) != 1:
             raise DealError(f"{opts['game']} play needs {n} hands of equal size")
+        piles = list(piles) if piles else [0, 0]
         allc = 0
-        for h in (*hands, discard, stock):
+        for h in (*hands, discard, stock, *piles):
             if allc & h:
                 raise DealError("a card is in two hands/piles")
             allc |= h
@@ -389,6 +472,10 @@ class TarocchiniState(GameState):
             st.declarer, st.contract = declarer, contract
             st.side_of = tuple(0 if s == declarer else 1 for s in range(3))
         st.decl_points = list(decl_points) if decl_points else [0] * n
+        st.piles = piles
+        st.played = piles[0] | piles[1]
+        st.tricks_won = list(tricks_won) if tricks_won else [int(p != 0) for p in piles]
+        st.owed = list(owed) if owed else [0, 0]
         st.phase = "play"
         st._from_play = True
         return st
@@ -636,61 +723,23 @@ class TarocchiniState(GameState):
             self._turn = (seat + 1) % self.n
             return
         trick = self.trick
-        w = trick_winner(trick)
-        ws = self.side_of[w]
-        cards = _mask(c for _, c in trick)
-        mat_side = next((self.side_of[s] for s, c in trick if c == MAT), None)
-        if mat_side is not None and mat_side != ws:
-            # TAROC-MATTO-2: the Matto stays with its side, which owes one scartino
-            self.piles[ws] |= cards & ~MAT_BIT
-            self.piles[mat_side] |= MAT_BIT
-            self.owed[mat_side] += 1
-        else:
-            self.piles[ws] |= cards
-        self.tricks_won[ws] += 1
+        w, self.piles, self.owed = collect_trick(trick, self.side_of, self.piles, self.owed)
+        self.tricks_won[self.side_of[w]] += 1
         self.tricks = [*self.tricks, (trick, w)]
         self.trick = []
         self.leader = self._turn = w  # TAROC-PLAY-1, COMMON-TRICK-2
-        self._settle_debts()
         if not any(self.hands):
             self._finish_hand(w)
 
-    def _settle_debts(self) -> None:
-        """Pay owed scartini from the cards a side has won, as soon as it has one."""
-        for s in (0, 1):
-            while self.owed[s]:
-                c = pick_scartino(self.piles[s] & ~MAT_BIT)
-                if c is None:
-                    break
-                self.piles[s] &= ~(1 << c)
-                self.piles[1 - s] |= 1 << c
-                self.owed[s] -= 1
-
     def _finish_hand(self, last_winner: int) -> None:
-        piles = self.piles
-        for s in (0, 1):
-            if piles[s] & MAT_BIT and self.tricks_won[s] == 0:
-                # TAROC-MATTO-3: the Matto's side won no trick: it goes to the opponents
-                piles[s] &= ~MAT_BIT
-                piles[1 - s] |= MAT_BIT
-                self.owed[s] = 0
-            while self.owed[s]:  # TAROC-MATTO-5: no scartino left, give the lowest card
-                c = pick_lowest(piles[s])
-                if c is None:
-                    break
-                piles[s] &= ~(1 << c)
-                piles[1 - s] |= 1 << c
-                self.owed[s] -= 1
         last_side = self.side_of[last_winner]
+        owner = None
         if self.discard:
-            # OTTO-DEAL-3, TERZ-BID-2: the discard is the dealer's / declarer's side's,
-            # unless that side won no trick
             owner = self.side_of[self.dealer if self.variant == "ottocento" else self.declarer]
-            if self.tricks_won[owner] == 0:
-                owner = 1 - owner
-            piles[owner] |= self.discard
-        if self.stock:  # TERZ-BID-3: the solo stock goes to the winner of the last trick
-            piles[last_side] |= self.stock
+        self.piles = final_piles(self.piles, self.owed, self.tricks_won, self.discard, owner,
+                                 self.stock, last_side)
+        self.owed = [0, 0]
+        piles = self.piles
         multi = self.options["contatore_multi_use"]
         maxc = self.options["max_contatori_per_suit_sequence"]
         melds = [best_combinations(piles[s], multi, maxc)[0] for s in (0, 1)]  # TAROC-DECL-6
@@ -707,7 +756,7 @@ class TarocchiniState(GameState):
         self._end(result)
 
     def _terziglio_result(self, totals: list[int]) -> dict[str, Any]:
-        capot = next((s for s in (0, 1) if self.tricks_won[s] == len(self.tricks)), None)
+        capot = next((s for s in (0, 1) if self.tricks_won[1 - s] == 0), None)
         winner, rounded, g = terziglio_game_points(
             totals[0], totals[1], self.contract or "gioco", capot,
             self.options["terziglio_capot_doubled_in_solo"])
