@@ -123,3 +123,46 @@ def test_match_plays_to_target():
         match.play_random(seed)
         assert match.is_over() and match.winner() in (0, 1)
         assert match.reserve >= 0
+
+
+def test_direction_option_changes_no_play():
+    """COMMON-SEAT-2: direction is physical only; the same seed plays identically."""
+    recs = []
+    for direction in ("counterclockwise", "clockwise"):
+        st_ = belote.new_state(seed=31, options={"direction": direction})
+        play_out(st_, random.Random(31))
+        recs.append((st_.to_record().moves, st_.scores()))
+    assert recs[0] == recs[1]
+
+
+def test_copy_is_independent():
+    st_ = belote.new_state(seed=8)
+    st_.play("take")
+    twin = st_.copy()
+    play_out(twin, random.Random(0))
+    assert not st_.is_over() and st_.phase == "play" and twin.is_over()
+    assert len(st_.history) == 1
+
+
+def test_match_rounding_applies_after_adding_the_reserve():
+    """BELOTE-SCORE-8 with BELOTE-SCORE-6: the written amount (own total + reserve) is
+    rounded; the reserve itself is kept exact."""
+    o = {k: v.default for k, v in belote.OPTIONS.items()}
+    o["round_scores"] = "nearest_10"
+
+    class Done:
+        def __init__(self, dealer, result):
+            self.dealer, self.result = dealer, result
+
+        def is_over(self):
+            return True
+
+        def to_record(self):
+            return None
+
+    match = belote.BeloteMatch(dealer=0, options={"round_scores": "nearest_10"})
+    assert match.record(Done(0, belote.score_deal(0, [81, 81], [0, 0], None, 0, None, o))) \
+        == [0, 80]
+    assert match.reserve == 81
+    made = belote.score_deal(1, [62, 100], [0, 0], None, 0, None, o)
+    assert match.record(Done(1, made)) == [60, 180]  # 100 + 81 = 181 -> 180

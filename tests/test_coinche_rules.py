@@ -434,3 +434,20 @@ def test_tokens_and_record_round_trip():
     for text in (rec.to_text(), Record.from_json(rec.to_json()).to_text()):
         again = state_from_record(Record.from_text(text))
         assert again.scores() == st.scores() and again.to_record().to_text() == rec.to_text()
+
+
+def test_generale_in_play():
+    """COINCHE-MADE-3 and COINCHE-EX-9 / COINCHE-EX-10 through a played deal: générale by
+    seat 0 is defeated by a trick won by his partner (seat 2)."""
+    base = ["JH 9H AH TH KH QH 8H", "KS QS JS TS 9S 8S 7D 8D", "AS 9D TD JD QD KD AD",
+            "7C 8C 9C TC JC QC KC AC"]
+    for seat0_extra, seat2_extra, made, written in (("7H", "7S", True, [682, 0]),
+                                                     ("7S", "7H", False, [20, 662])):
+        hands = [m(base[0] + " " + seat0_extra), m(base[1]), m(base[2] + " " + seat2_extra),
+                 m(base[3])]
+        st = coinche.CoincheState.from_play(hands, H, 0, dealer=3, value=500,
+                                            options={"announces": False})
+        rng = random.Random(4)
+        while not st.is_over():
+            st.play_random(rng)
+        assert st.result["made"] is made and st.result["written"] == written
