@@ -735,3 +735,19 @@ def test_illegal_moves_raise():
     card = next(c for c in range(32) if not st.hands[st.to_act] >> c & 1)
     with pytest.raises(IllegalMoveError, match="illegal"):
         st.play(DECK.token(card))
+
+
+def test_from_play_mid_deal_position():
+    """The analysis constructor at a mid-deal position (after trick 4 of BELOTE-EX-10):
+    captured points and tricks carry over; the result equals the full deal's."""
+    played = " ".join(c for _, cards, _, _ in EX10_TRICKS[:4] for c in cards.split())
+    hands = [m(h) & ~m(played) for h in EX10_HANDS]
+    st = belote.BeloteState.from_play(hands, H, 0, dealer=3, leader=0, points=(72, 0),
+                                      tricks_won=(4, 0))
+    assert [h.bit_count() for h in st.hands] == [4] * 4 and st.to_act == 0
+    for _, cards, _, _ in EX10_TRICKS[4:]:
+        for tok in cards.split():
+            st.play(tok)
+    assert st.result["cards"] == [138, 24] and st.scores() == [158, 24, 158, 24]
+    with pytest.raises(DealError):
+        belote.BeloteState.from_play(hands, H, 0, tricks_won=(3, 0))

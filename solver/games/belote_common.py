@@ -329,10 +329,6 @@ def round_nearest_10(x: int) -> int:
     return (x + 5) // 10 * 10
 
 
-def parse_card_token(token: str) -> int:
-    return DECK.card(token)
-
-
 # --- the play phase ---------------------------------------------------------------
 
 class TrickPlayState(GameState):
@@ -685,10 +681,6 @@ class TrickPlayState(GameState):
     def _seat_sequence(self) -> list[int]:
         """The seat that made each move of ``history``, recomputed from the undo stack."""
         return [snap["_current"] for snap in self._undo_stack]
-
-
-def new_rng(seed: int | None) -> random.Random:
-    return random.Random(seed)
 
 
 def random_permutation(seed: int | None) -> list[int]:

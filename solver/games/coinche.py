@@ -261,8 +261,10 @@ class CoincheState(TrickPlayState):
     def _finish(self) -> None:
         capot = next((t for t in (0, 1) if self.tricks_won[t] == 8), None)
         cards = [self.points[t] + self.bonus_der(t) for t in (0, 1)]
-        generale_made = all(w == self.taker for _, w in self.tricks) and \
-            len(self.tricks) == 8
+        # COINCHE-MADE-3: the taker himself won every trick (in a from_play position the
+        # attack's tricks before it are taken as the taker's).
+        generale_made = self.tricks_won[self.attack] == 8 and \
+            all(w == self.taker for _, w in self.tricks)
         self.result = score_deal(self.value, self.attack, self.multiplier, cards, capot,
                                  generale_made, self.belote_points(), self.announce_team,
                                  self.announce_points, self.options)
