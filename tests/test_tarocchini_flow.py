@@ -15,6 +15,7 @@ from solver.errors import DealError, IllegalMoveError, NotationError, OptionErro
 from solver.games import state_from_record
 from solver.games import tarocchini as T
 from solver.games.base import Move
+from solver.games.tarocchini_melds import MAT_BIT as MAT_BIT_
 from solver.games.tarocchini_melds import best_points
 from solver.notation import Record, parse_record
 
@@ -562,3 +563,68 @@ def test_cli_deal_and_play(variant):
         obj = json.loads(out.output)
         rec = Record.from_json(obj["record"])
         assert state_from_record(rec).scores() == obj["scores"]
+
+
+# --- analysis helpers and samples ----------------------------------------------------------
+def test_from_play_with_captured_cards_and_debt():
+    """TAROC-MATTO-2 via from_play: a debt carried in is paid as soon as a scartino is won."""
+    st = T.TarocchiniState.from_play([m("KS"), m("6S"), m("7S"), m("8S")], 0,
+                                     piles=[m("KD QD AD"), MAT_BIT_], owed=[0, 1],
+                                     tricks_won=[1, 0])
+    assert st.played == m("KD QD AD MAT")
+    for tok in ("KS", "6S", "7S", "8S"):
+        st.play(tok)
+    # team B never won a trick: MAT goes to team A, the debt is cancelled (TAROC-MATTO-3)
+    assert st.piles == [m("KD QD AD MAT KS 6S 7S 8S"), 0]
+    with pytest.raises(DealError):
+        T.TarocchiniState.from_play([m("KS"), m("6S"), m("7S"), m("8S")], 0, piles=[m("KS"), 0])
+
+
+def test_collect_trick_and_final_piles_pure():
+    """TAROC-MATTO-2 / TAROC-MATTO-5 / OTTO-DEAL-3 as pure functions (DD objective)."""
+    side_of = (0, 1, 0, 1)
+    w, piles, owed = T.collect_trick([(0, c("KD")), (1, c("MAT")), (2, c("QD")), (3, c("AD"))],
+                                     side_of, [0, 0], [0, 0])
+    assert (w, piles, owed) == (0, [m("KD QD AD"), MAT_BIT_], [0, 1])
+    w, piles, owed = T.collect_trick([(1, c("KS")), (2, c("QS")), (3, c("NS")), (0, c("JS"))],
+                                     side_of, piles, owed)
+    assert w == 1 and owed == [0, 1]  # no scartino won: the debt waits
+    final = T.final_piles(piles, owed, [1, 1], discard=m("6B 7B"), discard_side=0)
+    assert final == [m("KD QD AD JS 6B 7B"), m("MAT KS QS NS")]
+    # TAROC-MATTO-3 and OTTO-DEAL-3: team B won nothing: MAT and its discard go to A
+    assert T.final_piles([m("KD QD AD"), MAT_BIT_], [0, 1], [1, 0], discard=m("6B"),
+                         discard_side=1) == [m("KD QD AD MAT 6B"), 0]
+
+
+def test_observation_hides_hidden_cards():
+    st = T.new_state(seed=6, dealer=0)
+    obs = st.observation(2)
+    assert obs["hand"].bit_count() == 5 and obs["discard"] is None
+    to_phase(st, "declare")
+    assert st.observation(0)["discard"] == st.discard and st.observation(1)["discard"] is None
+    assert all(h & st.discard == 0 for h in st.hands)
+
+
+@pytest.mark.parametrize("name", ["ottocento", "terziglio", "terziglio_solo"])
+def test_sample_records_replay(name):
+    """The example records replay to the scores their Result tag states."""
+    from pathlib import Path
+    base = Path(__file__).resolve().parent.parent / "examples" / f"tarocchini_{name}"
+    text = base.with_suffix(".txt").read_text()
+    rec = parse_record(text)
+    assert rec.to_text() == text.strip()
+    st = state_from_record(rec)
+    st2 = state_from_record(parse_record(base.with_suffix(".json").read_text()))
+    assert st.is_over() and st.result == st2.result
+    t = st.side_totals()
+    if st.variant == "ottocento":
+        assert rec.tags["Result"] == f"A {t[0]:g} B {t[1]:g}"
+    else:
+        assert rec.tags["Result"].endswith(" ".join(f"{x:g}" for x in st.scores()))
+
+
+def test_cli_user_errors_exit_2(capsys):
+    from solver.cli import main
+    with pytest.raises(SystemExit) as e:
+        main(["deal", "tarocchini", "--variant", "scopone"])
+    assert e.value.code == 2 and "game" in capsys.readouterr().err
