@@ -382,7 +382,6 @@ class TrickPlayState(GameState):
         self.belote_said: list[tuple[int, int]] = []
         self.belote_forgone: list[tuple[int, int]] = []
         self.annulled = False
-        self.bonus = [0, 0]  # points earned before a from_play position (analysis)
         self._current: int | None = None
         self.result: dict[str, Any] | None = None
 
@@ -407,8 +406,10 @@ class TrickPlayState(GameState):
         if len(hands) != 4:
             raise DealError("from_play needs 4 hands")
         sizes = {h.bit_count() for h in hands}
-        if len(sizes) != 1 or sizes.pop() + sum(tricks_won) != 8:
-            raise DealError("hands must have equal sizes, 8 minus the tricks already played")
+        size = sizes.pop() if len(sizes) == 1 else -1
+        if not 1 <= size <= 8 or size + sum(tricks_won) != 8:
+            raise DealError("hands must have equal sizes (1..8), 8 minus the tricks already "
+                            "played")
         if any(hands[i] & hands[j] for i in range(4) for j in range(i + 1, 4)):
             raise DealError("a card is in two hands")
         if strain not in range(6) or taker not in range(4):
