@@ -323,3 +323,20 @@ def test_grande_matches_naive_reading():
         hand.add("ANG")
         got = M.best_in_family("grande", m(" ".join(hand))).bit_count()
         assert got == naive_grande_len(hand), sorted(hand)
+
+
+def test_grande_alternatives_equal_subset_filter():
+    """TAROC-DECL-2: the listed Grande alternatives are exactly the valid subsets."""
+    rng = random.Random("grande-alts")
+    trumps = list(range(40, 62))
+    for _ in range(80):
+        hand = sum(1 << x for x in rng.sample(trumps, rng.randint(3, 10))) | (1 << M.ANG)
+        rel = hand & M.family_cards("grande") & ~(1 << M.ANG)
+        bits = [1 << x for x in range(62) if rel >> x & 1]
+        expect = []
+        for sel in range(1 << len(bits)):
+            cand = (1 << M.ANG) | sum(b for i, b in enumerate(bits) if sel >> i & 1)
+            if naive_valid("grande", set(D.format_cards(cand).split()), 2):
+                expect.append(cand)
+        assert M.family_combinations("grande", hand) == tuple(sorted(expect)), \
+            D.format_cards(hand)
