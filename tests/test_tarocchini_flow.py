@@ -628,3 +628,24 @@ def test_cli_user_errors_exit_2(capsys):
     with pytest.raises(SystemExit) as e:
         main(["deal", "tarocchini", "--variant", "scopone"])
     assert e.value.code == 2 and "game" in capsys.readouterr().err
+
+
+def test_copy_is_independent_including_undo():
+    st = T.new_state(seed=12)
+    rng = random.Random(12)
+    for _ in range(30):
+        st.play_random(rng)
+    twin = st.copy()
+    ref = twin.copy()
+    for _ in range(5):
+        st.undo()
+    while not st.is_over():
+        st.play_random(rng)
+    assert twin.hands == ref.hands and twin.history == ref.history
+    for _ in range(5):
+        twin.undo()
+        ref.undo()
+    assert twin.hands == ref.hands and twin.piles == ref.piles and twin.phase == ref.phase
+    random_finish(twin, random.Random(1))
+    random_finish(ref, random.Random(1))
+    assert twin.result == ref.result

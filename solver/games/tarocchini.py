@@ -494,7 +494,8 @@ class TarocchiniState(GameState):
         new = object.__new__(type(self))
         new.__dict__.update(self._snapshot())
         new.history = list(self.history)
-        new._undo_stack = [dict(s) for s in self._undo_stack]
+        new._undo_stack = [{k: (v.copy() if isinstance(v, list | dict) else v)
+                            for k, v in s.items()} for s in self._undo_stack]
         return new
 
     @property
