@@ -498,7 +498,7 @@ cdef class BeloteCore:
 # Null-window fail-soft alpha-beta, driven MTD(f)-style by the Python-callable
 # drivers.  Transposition table at trick boundaries, keyed exactly on
 #   remaining cards (32 bits) | leader << 32 | capot flag << 34 | mode << 35
-#   | attack team << 36 | gen << 37
+#   | (attack team, or the taker for générale) << 36 | gen << 38
 # where the owner of every card is fixed for one generation (one deal), so the
 # remaining-card mask plus the leader determines the position.  Values stored are
 # relative to the attack's points already taken; lower and upper bounds are kept.
@@ -543,8 +543,10 @@ cdef inline double now_s() noexcept nogil:
 
 cdef inline uint64_t tt_key(const Pos* p, int mode, uint64_t gen) noexcept nogil:
     cdef uint64_t rem = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    # the value depends on the attack team, générale on the taker himself
+    cdef uint64_t who = <uint64_t>(p.taker if mode == MODE_GENERALE else p.attack)
     return (rem | ((<uint64_t>p.leader) << 32) | ((<uint64_t>(p.fcap & 1)) << 34)
-            | ((<uint64_t>mode) << 35) | ((<uint64_t>p.attack) << 36) | (gen << 37))
+            | ((<uint64_t>mode) << 35) | (who << 36) | (gen << 38))
 
 
 cdef inline TTEntry* tt_probe(Search* s, uint64_t key) noexcept nogil:
@@ -573,9 +575,9 @@ cdef inline void tt_store(Search* s, uint64_t key, int value_rel, int is_lower, 
     elif b.key == key:
         e = b
     else:
-        if (a.key >> 37) != s.gen:
+        if (a.key >> 38) != s.gen:
             e = a
-        elif (b.key >> 37) != s.gen:
+        elif (b.key >> 38) != s.gen:
             e = b
         elif a.left <= b.left:
             e = a
@@ -870,7 +872,7 @@ cdef class DDSolver:
     cdef void _new_generation(self):
         cdef int i
         self.s.gen += 1
-        if self.s.gen >= ((<uint64_t>1) << 27):
+        if self.s.gen >= ((<uint64_t>1) << 26):
             memset(self.s.tt, 0, ((<size_t>1) << self.s.tt_bits) * sizeof(TTEntry))
             self.s.gen = 1
         for i in range(32):

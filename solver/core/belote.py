@@ -146,8 +146,10 @@ def position_of_state(state: Any) -> Position:
     if getattr(state, "phase", None) != "play":
         raise DealError(f"the state is not in the play phase (phase {state.phase!r})")
     attack = state.taker % 2
-    done = len(state.tricks) if state.tricks else sum(state.tricks_won)
+    done = sum(state.tricks_won)
     winners = [w for _, w in state.tricks]
+    # générale needs every earlier winner; a from_play position that starts mid-deal
+    # does not record who of the attack won its earlier tricks (then: not possible)
     known = len(winners) == done
     pts = list(state.points)
     return make_position(

@@ -1,0 +1,340 @@
+"""Exact double-dummy search for Belote and Coinche (solver.dd.belote).
+
+The reference is a plain memoised minimax written here on the pure-Python rules
+(legal_cards / trick_winner / card_points of solver.games.belote_common): simple and
+obviously right, exponential, so it is run on endgames (3-5 tricks left).  The
+objective is the attack's final card points with dix de der (BELOTE-SCORE-1) and
+capot_points for a capot (BELOTE-SCORE-4, COINCHE-CARD-5).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import pytest
+
+from solver.cards import BELOTE_DECK as DECK
+from solver.core import belote as cb
+from solver.dd import belote as dd
+from solver.errors import DealError, OptionError
+from solver.games import belote as belote_game
+from solver.games import coinche as coinche_game
+from solver.games.base import Move
+from solver.games.belote_common import card_points, legal_cards, trick_winner
+
+TA, SA = 4, 5
+
+
+def brute_force(strain: int, taker: int, undertrump: bool = True, overtake: bool = True,
+                capot: int = 252):
+    """value(hands, trick, leader, attack_points, attack_all) by exhaustive minimax."""
+    attack = taker % 2
+
+    @cache
+    def value(hands: tuple, trick: tuple, leader: int, ap: int, attack_all: bool) -> int:
+        seat = (leader + len(trick)) % 4
+        played = [((leader + i) % 4, c) for i, c in enumerate(trick)]
+        legal = legal_cards(hands[seat], played, strain, undertrump, overtake)
+        results = []
+        for c in range(32):
+            if not legal >> c & 1:
+                continue
+            h = list(hands)
+            h[seat] &= ~(1 << c)
+            h = tuple(h)
+            if len(trick) < 3:
+                results.append(value(h, trick + (c,), leader, ap, attack_all))
+                continue
+            full = played + [(seat, c)]
+            w = trick_winner(full, strain)
+            pts = sum(card_points(x, strain) for _, x in full)
+            last = not any(h)
+            if w % 2 == attack:
+                nap, nall = ap + pts + (10 if last else 0), attack_all
+            else:
+                nap, nall = ap, False
+            if last:
+                results.append(capot if nall else nap)
+            else:
+                results.append(value(h, (), w, nap, nall))
+        return max(results) if seat % 2 == attack else min(results)
+
+    return value
+
+
+def brute_generale(strain: int, taker: int):
+    """gen(hands, trick, leader): can the taker alone win every remaining trick?"""
+
+    @cache
+    def gen(hands: tuple, trick: tuple, leader: int) -> bool:
+        seat = (leader + len(trick)) % 4
+        played = [((leader + i) % 4, c) for i, c in enumerate(trick)]
+        legal = legal_cards(hands[seat], played, strain)
+        res = []
+        for c in range(32):
+            if not legal >> c & 1:
+                continue
+            h = list(hands)
+            h[seat] &= ~(1 << c)
+            h = tuple(h)
+            if len(trick) < 3:
+                res.append(gen(h, trick + (c,), leader))
+                continue
+            w = trick_winner(played + [(seat, c)], strain)
+            res.append(w == taker and (not any(h) or gen(h, (), w)))
+        return any(res) if seat % 2 == taker % 2 else all(res)
+
+    return gen
+
+
+def brute_of_state(value, st) -> int:
+    a = st.attack
+    return value(tuple(st.hands), tuple(c for _, c in st.trick), st.leader, st.points[a],
+                 st.tricks_won[1 - a] == 0)
+
+
+VARIANTS = {
+    "belote": [(s, {"undertrump_required": u, "capot_points": cap})
+               for s in range(4) for u in (True, False) for cap in (252, 250)]
+    + [(s, {"second_round_ta_sa": True}) for s in (TA, SA)],
+    "coinche": [(s, {"undertrump_required": u, "ta_must_overtake": o, "announces": False})
+                for s in range(6) for u in (True, False) for o in (True, False)],
+}
+MODULES = {"belote": belote_game, "coinche": coinche_game}
+
+
+def endgame_state(game: str, tricks_left: int, rng: random.Random):
+    """A random play-phase state with ``tricks_left`` tricks to play; half of them
+    with the attack having won every earlier trick (capot still possible)."""
+    strain, opts = rng.choice(VARIANTS[game])
+    perm = list(range(32))
+    rng.shuffle(perm)
+    k = tricks_left
+    hands = [sum(1 << c for c in perm[k * i:k * i + k]) for i in range(4)]
+    played = perm[4 * k:]
+    taker = rng.randrange(4)
+    done = 8 - k
+    played_pts = sum(card_points(c, strain) for c in played)
+    if rng.random() < 0.5:
+        points, won = (played_pts, 0), (done, 0)  # attack won everything so far
+    else:
+        a_tricks = rng.randrange(done)
+        a_pts = rng.randrange(played_pts + 1) if a_tricks else 0
+        points, won = (a_pts, played_pts - a_pts), (a_tricks, done - a_tricks)
+    attack = taker % 2
+    if attack == 1:
+        points, won = points[::-1], won[::-1]
+    mod = MODULES[game]
+    cls = mod.BeloteState if game == "belote" else mod.CoincheState
+    st = cls.from_play(hands, strain, taker, dealer=rng.randrange(4), options=opts,
+                       leader=rng.randrange(4), points=points, tricks_won=won)
+    return st
+
+
+def play_random_card(st, rng: random.Random) -> None:
+    moves = [mv for mv in st.legal_moves() if mv.kind == "card"]
+    st.play(rng.choice(moves))
+
+
+def check_against_brute(game: str, roots: list[tuple[int, int]], seed: int) -> dict:
+    """For each (tricks_left, count) root batch: solve the root, every legal card, and
+    the positions along a random line down to 3 tricks left, against brute force."""
+    rng = random.Random(seed)
+    stats = {"positions": 0, "capot": 0, "cards": 0}
+    for tricks_left, count in roots:
+        for _ in range(count):
+            st = endgame_state(game, tricks_left, rng)
+            rules = cb.rules_of_state(st)
+            value = brute_force(st.strain, st.taker, rules.undertrump_required,
+                                rules.ta_must_overtake, rules.capot_points)
+            while True:
+                res = dd.solve(st)
+                expect = brute_of_state(value, st)
+                assert res.complete and res.value == expect, (game, st.strain, res, expect)
+                assert res.lower == res.upper == expect
+                stats["positions"] += 1
+                stats["capot"] += res.capot
+                # every legal card, and consistency with the position's value
+                per_card = dd.solve_cards(st)
+                vals = []
+                for mv, r in per_card.items():
+                    st.play(mv)
+                    assert r.value == brute_of_state(value, st), (game, mv, r)
+                    st.undo()
+                    vals.append(r.value)
+                    stats["cards"] += 1
+                pick = max if st.to_act % 2 == st.attack else min
+                assert pick(vals) == res.value
+                # walk down a random line while at least 3 tricks remain
+                play_random_card(st, rng)
+                if 8 - len(st.tricks) - sum(st.tricks_won) + len(st.tricks) < 3 \
+                        or st.hands[st.to_act].bit_count() + (1 if st.trick else 0) < 3:
+                    break
+    return stats
+
+
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_dd_equals_brute_force_endgames(game):
+    # >= 1,000 endgame positions per game (3-5 tricks left), with capots, every strain
+    # and play option: BELOTE-PLAY-3, BELOTE-PLAY-4, BELOTE-PLAY-5, BELOTE-SCORE-1,
+    # BELOTE-SCORE-4, COINCHE-PLAY-3, COINCHE-PLAY-4, COINCHE-CARD-5.
+    stats = check_against_brute(game, [(3, 260), (4, 90), (5, 2)], seed=len(game))
+    assert stats["positions"] >= 1000
+    assert stats["capot"] > 0
+    assert stats["cards"] >= 2000
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["belote", "coinche"])
+def test_dd_equals_brute_force_five_tricks(game):
+    stats = check_against_brute(game, [(5, 60)], seed=99)
+    assert stats["positions"] >= 60
+
+
+def test_solve_cards_consistent_full_deals():
+    # Values of all legal cards: max (attack to act) / min (defence) equals the value.
+    rng = random.Random(5)
+    for i in range(6):
+        st = coinche_game.new_state(seed=i, dealer=i % 4)
+        st = coinche_game.CoincheState.from_play(st.hands, i % 6, rng.randrange(4),
+                                                 dealer=i % 4)
+        res = dd.solve(st)
+        cards = dd.solve_cards(st)
+        pick = max if st.to_act % 2 == st.attack else min
+        assert res.complete and pick(r.value for r in cards.values()) == res.value
+        assert all(r.complete for r in cards.values())
+        assert res.nodes > 0
+
+
+def test_principal_variation_achieves_value():
+    # Playing the PV to the end gives the attack exactly the DD value (BELOTE-SCORE-1/4).
+    for seed in range(3):
+        st0 = coinche_game.new_state(seed=seed)
+        st = coinche_game.CoincheState.from_play(st0.hands, seed % 6, seed % 4, dealer=0)
+        res = dd.solve(st)
+        line = dd.principal_variation(st)
+        assert len(line) == 32
+        for mv in line:
+            st.play(mv)
+        assert st.card_points_final()[st.attack] == res.value
+
+
+def test_capot_and_generale():
+    # BELOTE-SCORE-4 capot (252), COINCHE-MADE-3 générale: seat 0 holds all trumps and
+    # every ace; partner seat 2 holds the rest of the tens.
+    hands = [DECK.mask(DECK.parse_cards(t)) for t in (
+        "JH 9H AH TH KH QH 8H 7H", "KS QS JS 9S KD QD JD 9D",
+        "AS TS AD TD AC TC 8S 7S", "KC QC JC 9C 8C 7C 8D 7D")]
+    st = coinche_game.CoincheState.from_play(hands, 1, 0, dealer=3)
+    res = dd.solve(st)
+    assert res.value == 252 and res.capot
+    table = dd.dd_table(hands, "coinche", None, dealer=3)
+    assert table["H"][0]["points"] == 252 and table["H"][0]["capot"]
+    assert table["H"][0]["generale"][0] in (True, False)
+    assert table["H"][1]["points"] == 0
+    st_b = belote_game.BeloteState.from_play(hands, 1, 0, dealer=3,
+                                             options={"capot_points": 250})
+    assert dd.solve(st_b).value == 250
+
+
+def test_generale_search_against_brute_force():
+    # COINCHE-MADE-3: générale iff the taker alone can win every trick; compared with an
+    # exhaustive search on 3-trick endgames.
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(120):
+        strain = rng.randrange(6)
+        perm = list(range(32))
+        rng.shuffle(perm)
+        hands = [sum(1 << c for c in perm[3 * i:3 * i + 3]) for i in range(4)]
+        taker = rng.randrange(4)
+        leader = taker if rng.random() < 0.7 else rng.randrange(4)
+
+        gen = brute_generale(strain, taker)
+
+        pos = cb.make_position(hands, leader=leader, taker=taker, taker_all=True)
+        s = dd._load(pos, cb.PlayRules(strain), 16)
+        ok, nodes, complete = s.generale()
+        assert complete and ok == gen(tuple(hands), (), leader)
+        checked += ok
+    assert checked > 0
+
+
+def test_node_budget_and_deadline_stop():
+    st0 = coinche_game.new_state(seed=42)
+    st = coinche_game.CoincheState.from_play(st0.hands, 5, 1, dealer=0)
+    full = dd.solve(st)
+    dd._solver(dd.DEFAULT_TT_BITS).new_generation()
+    part = dd.solve(st, node_budget=50)
+    assert not part.complete and part.value is None and part.stopped == "node_budget"
+    assert part.lower <= full.value <= part.upper
+    assert part.nodes <= 51
+    with pytest.raises(OptionError):
+        dd.solve(st, node_budget=0)
+    with pytest.raises(OptionError):
+        dd.solve(st, tt_bits=40)
+
+
+def test_small_table_still_exact():
+    # A tiny transposition table (2**4 entries) forces replacements: still exact.
+    rng = random.Random(8)
+    for _ in range(40):
+        st = endgame_state("coinche", 4, rng)
+        assert dd.solve(st, tt_bits=4).value == dd.solve(st, tt_bits=20).value
+
+
+def test_dd_table_and_par():
+    st0 = coinche_game.new_state(seed=3, dealer=3)
+    table = dd.dd_table(st0.hands, "coinche", None, dealer=3)
+    assert set(table) == {"S", "H", "D", "C", "TA", "SA"}
+    for strain, per_side in table.items():
+        a, b = per_side[0]["points"], per_side[1]["points"]
+        # the two sides' values describe the same zero-sum play unless capot
+        if 0 < a < 252 and 0 < b < 252:
+            assert a + b <= 162 and a + b >= 0
+        st = coinche_game.CoincheState.from_play(st0.hands, dd.STRAINS.index(strain), 1,
+                                                 dealer=3)
+        assert dd.solve(st).value == b
+    result = dd.par(table=table, dealer=3)
+    assert result["contract"] is not None
+    c = result["contract"]
+    side = c["side"]
+    # the par contract is makeable (its side scores more than the other)
+    assert result["scores"][side] > result["scores"][1 - side]
+    assert result["net"] == result["scores"][0] - result["scores"][1]
+    with pytest.raises(DealError):
+        dd.dd_table([1, 2, 3, 4], "coinche")
+    with pytest.raises(OptionError):
+        dd.dd_table(st0.hands, "tarot")
+
+
+def test_par_hand_made():
+    # Side 0 can force capot in hearts (seat 0 all trumps + aces): par is a made capot
+    # (COINCHE-BID-2, COINCHE-MADE-3, COINCHE-SCORE-1, COINCHE-SCORE-5).
+    hands = [DECK.mask(DECK.parse_cards(t)) for t in (
+        "JH 9H AH TH KH QH 8H 7H", "KS QS JS 9S KD QD JD 9D",
+        "AS TS AD TD AC TC 8S 7S", "KC QC JC 9C 8C 7C 8D 7D")]
+    result = dd.par(hands, dealer=3)
+    assert result["contract"]["side"] == 0
+    assert result["scores"][1] == 0 and result["scores"][0] >= 250 + 162
+
+
+def test_solve_requires_play_phase():
+    st = coinche_game.new_state(seed=1)
+    with pytest.raises(DealError):
+        dd.solve(st)
+
+
+def test_solve_cards_belote_move_and_announces():
+    # With belote_optional the declared-belote move gets its card's value
+    # (BELOTE-BR-2); announce moves are not card moves.
+    hands = [DECK.mask(DECK.parse_cards(t)) for t in (
+        "KH QH AS TS 7D 8D 9D TD", "JH 9H KS QS 9S AD KD 7C",
+        "7H AC TC KC JS 8S JD QD", "8H TH AH 7S 8C 9C JC QC")]
+    st = belote_game.BeloteState.from_play(hands, 1, 0, dealer=3,
+                                           options={"belote_optional": True})
+    vals = dd.solve_cards(st)
+    kh = DECK.card("KH")
+    assert vals[Move("belote", kh)].value == vals[Move("card", kh)].value
+    assert dd.solve(st).belote == [20, 0]
