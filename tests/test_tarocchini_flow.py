@@ -254,6 +254,9 @@ def test_ottocento_scores_are_side_totals():
                 r["declared"][s], r["pile_melds"][s], r["card_points_half"][s],
                 r["last_trick"] == s)
         assert st.scores() == [st.side_totals()[s % 2] for s in range(4)]
+        again = T.hand_totals(st.piles, r["declared"], r["last_trick"], st.options)
+        assert again.items() <= r.items()
+        assert all(x % 2 == 0 for x in r["card_points_half"])  # TAROC-PTS-3: even piles
         assert sum(r["card_points_half"]) == 2 * 87
 
 
@@ -529,6 +532,8 @@ def test_bad_deals_and_options():
         T.new_state({"game": "tressette"})
     with pytest.raises(OptionError):
         T.new_state({"monte": "sometimes"})
+    with pytest.raises(OptionError):
+        T.new_state({"target": 0})
     deal = deal_with("ottocento", {})
     short = type(deal)([h[:14] for h in deal.hands], deal.extras)
     with pytest.raises(DealError):

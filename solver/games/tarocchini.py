@@ -32,7 +32,7 @@ import random
 from typing import Any
 
 from ..cards import TAROCCHINI_DECK
-from ..errors import DealError, IllegalMoveError, NotationError
+from ..errors import DealError, IllegalMoveError, NotationError, OptionError
 from ..notation import Deal, Record
 from ..options import Option, resolve
 from .base import GameState, Move
@@ -324,6 +324,22 @@ def final_piles(piles: list[int], owed: list[int], tricks_won: list[int], discar
     return piles
 
 
+def hand_totals(piles: list[int], declared: list[int], last_side: int,
+                options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Scores of a finished hand from the final piles (``final_piles``) and each side's
+    declared points: pile combinations (TAROC-DECL-6), card points, last trick and the
+    totals in half points (OTTO-SCORE-1, TERZ-SCORE-1)."""
+    o = options or {}
+    multi = bool(o.get("contatore_multi_use", True))
+    maxc = int(o.get("max_contatori_per_suit_sequence", 2))
+    melds = [best_combinations(piles[s], multi, maxc)[0] for s in (0, 1)]
+    cards_half = [pile_points_half(piles[s]) for s in (0, 1)]
+    totals = [side_total_half(declared[s], melds[s], cards_half[s], s == last_side)
+              for s in (0, 1)]
+    return {"declared": list(declared), "pile_melds": melds, "card_points_half": cards_half,
+            "last_trick": last_side, "totals_half": totals}
+
+
 def _mask(cards) -> int:
     m = 0
     for c in cards:
@@ -356,8 +372,8 @@ class TarocchiniState(GameState):
 
     Objective of a deal (what a double-dummy search must reproduce): each trick goes
     through ``collect_trick`` (Matto exchange, scartino debts), the hand ends with
-    ``final_piles``; each side then scores ``side_total_half(declared, best_points(pile),
-    pile_points_half(pile), last_trick)`` (``result['totals_half']``). Card points are in
+    ``final_piles``, and ``hand_totals`` scores it: per side ``side_total_half(declared,
+    best_points(pile), pile_points_half(pile), last_trick)`` (``result['totals_half']``). Card points are in
     half points (``card_points``). Reach the play phase directly with
     ``TarocchiniState.from_play(hands, leader, options, ...)``, or with
     ``new_state(deal=...)`` then the auction/discard/declaration moves.
@@ -740,18 +756,10 @@ class TarocchiniState(GameState):
         self.piles = final_piles(self.piles, self.owed, self.tricks_won, self.discard, owner,
                                  self.stock, last_side)
         self.owed = [0, 0]
-        piles = self.piles
-        multi = self.options["contatore_multi_use"]
-        maxc = self.options["max_contatori_per_suit_sequence"]
-        melds = [best_combinations(piles[s], multi, maxc)[0] for s in (0, 1)]  # TAROC-DECL-6
-        cards_half = [pile_points_half(piles[s]) for s in (0, 1)]
         decl = [sum(self.decl_points[p] for p in range(self.n) if self.side_of[p] == s)
                 for s in (0, 1)]
-        totals = [side_total_half(decl[s], melds[s], cards_half[s], s == last_side)
-                  for s in (0, 1)]
-        result: dict[str, Any] = {"declared": decl, "pile_melds": melds,
-                                  "card_points_half": cards_half, "last_trick": last_side,
-                                  "totals_half": totals}
+        result = hand_totals(self.piles, decl, last_side, self.options)
+        totals = result["totals_half"]
         if self.variant == "terziglio":
             result.update(self._terziglio_result(totals))
         self._end(result)
@@ -931,6 +939,8 @@ def new_state(options: dict[str, Any] | None = None, dealer: int = 0, seed: int 
     """A new deal: random from ``seed`` (default 0) unless ``deal`` is given.
     ``totals`` are the running Ottocento side totals (for calling out, OTTO-SCORE-3)."""
     opts = resolve(OPTIONS, options, NAME)
+    if opts["target"] <= 0:
+        raise OptionError(f"option target: must be a positive integer, got {opts['target']}")
     variant = opts["game"]
     n = 4 if variant == "ottocento" else 3
     if not 0 <= dealer < n:
