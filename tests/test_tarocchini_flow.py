@@ -655,3 +655,27 @@ def test_copy_is_independent_including_undo():
     random_finish(twin, random.Random(1))
     random_finish(ref, random.Random(1))
     assert twin.result == ref.result
+
+
+def test_from_play_mid_trick_matches_played_state():
+    """from_play with a trick in progress equals the state reached by playing it."""
+    for seed in range(10):
+        st = to_phase(T.new_state(seed=seed), "play")
+        if st.is_over():
+            continue
+        rng = random.Random(seed)
+        for _ in range(4 * 5 + seed % 4):
+            st.play(rng.choice([mv for mv in st.legal_moves() if mv.kind == "card"]))
+        mid = T.TarocchiniState.from_play(
+            list(st.hands), st.leader, dealer=st.dealer, discard=st.discard,
+            decl_points=st.decl_points, piles=st.piles, tricks_won=st.tricks_won,
+            owed=st.owed, trick=st.trick)
+        assert mid.to_act == st.to_act and mid.legal_moves() == st.legal_moves()
+        while not st.is_over():
+            mv = rng.choice([x for x in st.legal_moves() if x.kind == "card"])
+            st.play(mv)
+            mid.play(mv)
+        assert mid.result == st.result
+    with pytest.raises(DealError):
+        T.TarocchiniState.from_play([m("KS"), m("6S"), m("7S"), m("8S")], 0,
+                                    trick=[(1, c("9S"))])

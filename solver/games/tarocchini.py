@@ -448,8 +448,8 @@ class TarocchiniState(GameState):
                   *, dealer: int | None = None, declarer: int | None = None,
                   contract: str | None = None, discard: int = 0, stock: int = 0,
                   decl_points: list[int] | None = None, piles: list[int] | None = None,
-                  tricks_won: list[int] | None = None,
-                  owed: list[int] | None = None) -> TarocchiniState:
+                  tricks_won: list[int] | None = None, owed: list[int] | None = None,
+                  trick: list[tuple[int, int]] | None = None) -> TarocchiniState:
         """A state in the play phase, for analysis.
 
         ``hands``: hand masks of equal size, ``leader``: the seat to lead. Ottocento:
@@ -458,14 +458,21 @@ class TarocchiniState(GameState):
         ``'solo'`` with the unseen ``stock`` mask). What was captured so far: ``piles``
         per side (side 0 = team A / the declarer), ``tricks_won`` per side (default: 1 per
         non-empty pile) and scartini ``owed`` per side. ``decl_points`` per seat (default
-        0). Such a state has no replayable record (``to_record`` raises)."""
+        0). ``trick``: the cards already played to the current trick, ``(seat, card)``
+        from ``leader`` on (those seats hold one card fewer). Such a state has no
+        replayable record (``to_record`` raises)."""
         opts = resolve(OPTIONS, options, NAME)
         n = 4 if opts["game"] == "ottocento" else 3
-        if len(hands) != n or len({h.bit_count() for h in hands}) != 1:
+        trick = list(trick or [])
+        if len(trick) >= n or [s for s, _ in trick] != [(leader + i) % n
+                                                        for i in range(len(trick))]:
+            raise DealError("the current trick must list fewer than n cards, from the leader on")
+        sizes = {h.bit_count() + any(s == seat for s, _ in trick) for seat, h in enumerate(hands)}
+        if len(hands) != n or len(sizes) != 1:
             raise DealError(f"{opts['game']} play needs {n} hands of equal size")
         piles = list(piles) if piles else [0, 0]
         allc = 0
-        for h in (*hands, discard, stock, *piles):
+        for h in (*hands, discard, stock, *piles, *(1 << c for _, c in trick)):
             if allc & h:
                 raise DealError("a card is in two hands/piles")
             allc |= h
@@ -492,6 +499,10 @@ class TarocchiniState(GameState):
         st.played = piles[0] | piles[1]
         st.tricks_won = list(tricks_won) if tricks_won else [int(p != 0) for p in piles]
         st.owed = list(owed) if owed else [0, 0]
+        st.trick = trick
+        st._turn = (leader + len(trick)) % n
+        for _, c in trick:
+            st.played |= 1 << c
         st.phase = "play"
         st._from_play = True
         return st
