@@ -5,6 +5,8 @@ Also holds the small helpers the other tests/test_tarocchini_*.py files import.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from solver.cards import TAROCCHINI_DECK as D
@@ -273,3 +275,82 @@ def test_matto_debt_paid_with_scartino_preference():
     assert T.pick_scartino(m("KS AS 7B T9")) == c("7B")
     assert T.pick_scartino(m("KS QS")) is None
     assert T.pick_lowest(m("KS QS JB")) == c("JB")
+
+
+# --- differential: the mask functions against a token-level reading of the rules ---------
+_LONG = "A 6 7 8 9 10 J N Q K".split()
+_ROUND = "10 9 8 7 6 A J N Q K".split()
+_TRUMPS = (["BAG", "MO"] + [f"T{k}" for k in range(5, 17)] + ["LUN", "SOL", "MON", "ANG"])
+
+
+def _is_moor(tok: str) -> bool:
+    return tok in ("MO1", "MO2", "MO3", "MO4")
+
+
+def _kind(tok: str) -> str:
+    """'MAT', 'T' for trumps, else the suit letter."""
+    if tok == "MAT":
+        return "MAT"
+    if tok in ("BAG", "LUN", "SOL", "MON", "ANG") or tok.startswith("T") or _is_moor(tok):
+        return "T"
+    return tok[-1]
+
+
+def _strength(tok: str) -> int:
+    if _kind(tok) == "T":
+        return _TRUMPS.index("MO" if _is_moor(tok) else tok)
+    order = _LONG if tok[-1] in "SB" else _ROUND
+    return order.index(tok[:-1])
+
+
+def naive_legal(hand: list[str], played: list[str]) -> set[str]:
+    """TAROC-PLAY-2/3 and TAROC-MATTO-1 read literally on tokens."""
+    led = next((_kind(t) for t in played if t != "MAT"), None)
+    if led is None:
+        return set(hand)
+    same = {t for t in hand if _kind(t) == led}
+    trumps = {t for t in hand if _kind(t) == "T"}
+    mat = {t for t in hand if t == "MAT"}
+    if same:
+        return same | mat
+    if trumps:
+        return trumps | mat
+    return set(hand)
+
+
+def naive_winner(played: list[str]) -> int:
+    """TAROC-PLAY-4 with TAROC-RANK-2 (equal Moors: the last one) on tokens."""
+    led = next(_kind(t) for t in played if t != "MAT")
+    best = None
+    for i, t in enumerate(played):
+        k = _kind(t)
+        if k == "MAT" or (k != "T" and k != led):
+            continue
+        key = (k == "T", _strength(t))
+        if best is None or key > best[0] or (key == best[0] and _is_moor(t)):
+            best = (key, i)
+    return best[1]
+
+
+@pytest.mark.parametrize("variant", ["ottocento", "terziglio"])
+def test_legal_cards_and_winner_match_naive_reading(variant):
+    """TAROC-PLAY-3 / TAROC-PLAY-4 / TAROC-RANK-2 on every position of random deals."""
+    rng = random.Random(f"naive-{variant}")
+    checked = 0
+    for seed in range(40):
+        st = T.new_state({"game": variant, "monte": "off"}, seed=seed)
+        while st.phase != "play" and not st.is_over():
+            st.play(rng.choice([mv for mv in st.legal_moves()
+                                if mv.kind != "declare" or mv.value is None]))
+        while not st.is_over():
+            seat = st.to_act
+            hand = D.format_cards(st.hands[seat]).split()
+            played = [D.token(x) for _, x in st.trick]
+            legal = set(D.format_cards(T.legal_cards(st.hands[seat], st.trick)).split())
+            assert legal == naive_legal(hand, played), (hand, played)
+            st.play(rng.choice([mv for mv in st.legal_moves() if mv.kind == "card"]))
+            checked += 1
+            if not st.trick:
+                t, w = st.tricks[-1]
+                assert t[naive_winner([D.token(x) for _, x in t])][0] == w
+    assert checked > 2000
