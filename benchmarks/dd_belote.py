@@ -1,0 +1,121 @@
+"""Belote / Coinche exact DD search speed on fixed deal sets (benchmarks/deals/).
+
+For every deal: (a) the value of the full deal, (b) the value of every legal card at
+the opening lead; time and nodes per deal (cold transposition table per deal), with
+median / p90 / p99 / max.  Coinche suit contracts are also solved by colver's solver
+(``Env.solve_scores``, all cards) in the same run, on colver's rules
+(``undertrump_required=false``, contract on team 0).
+
+Targets (project brief): Coinche all-cards opening lead median <= 2 ms and >= 9x
+faster than colver.  ``run(quick)`` returns one flat row per (game, rules, task).
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+
+from solver.cards import BELOTE_DECK
+from solver.core import belote as cb
+from solver.dd.belote import DEFAULT_TT_BITS, _solver
+from solver.notation import Deal
+
+DEALS = Path(__file__).resolve().parent / "deals"
+
+
+def load_deals(game: str) -> list[list[int]]:
+    """Hand masks of every deal of benchmarks/deals/<game>.txt."""
+    out = []
+    for line in (DEALS / f"{game}.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            deal = Deal.from_text(line, BELOTE_DECK)
+            out.append([BELOTE_DECK.mask(h) for h in deal.hands])
+    return out
+
+
+def _pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def _colver_all_cards(hands: list[int], dealer: int, trump: int) -> float:
+    import colver
+    plain = [0, 1, 2, 6, 3, 4, 5, 7]
+    env = colver.Env.deal_with_hands(
+        dealer, [[8 * (c >> 3) + plain[c & 7] for c in range(32) if h >> c & 1] for h in hands])
+    env.set_contract(trump, 80, 0, 0)
+    env.set_phase_playing()
+    t = time.perf_counter()
+    env.solve_scores()
+    return time.perf_counter() - t
+
+
+def _measure(deals, contract, rules_of, colver: bool) -> dict[str, list[float]]:
+    solver = _solver(DEFAULT_TT_BITS)
+    res: dict[str, list[float]] = {"value_t": [], "value_n": [], "cards_t": [],
+                                   "cards_n": [], "colver_t": []}
+    for i, hands in enumerate(deals):
+        dealer, strain, taker = contract(i)
+        rules = rules_of(strain)
+        pos = cb.make_position(hands, leader=(dealer + 1) % 4, taker=taker)
+        solver.configure(*rules.args())
+        for task in ("value", "cards"):
+            solver.new_generation()
+            solver.set_position(*pos.args())
+            t = time.perf_counter()
+            if task == "value":
+                out = solver.solve()
+                nodes = out[3]
+            else:
+                nodes = solver.solve_cards()[1]
+            res[f"{task}_t"].append(time.perf_counter() - t)
+            res[f"{task}_n"].append(nodes)
+        if colver:
+            res["colver_t"].append(_colver_all_cards(hands, dealer, strain))
+    return res
+
+
+def run(quick: bool = False) -> list[dict]:
+    """Solve the fixed deal sets and return the table rows."""
+    rows = []
+    n = 20 if quick else 240
+    setups = [
+        # (game, rules label, contract(i) -> (dealer, strain, taker), rules, colver?)
+        ("coinche", "colver rules (suits, no undertrump, taker team 0)",
+         lambda i: (i % 4, i % 4, 2 * ((i // 4) % 2)),
+         lambda s: cb.PlayRules(s, undertrump_required=False), True),
+        ("coinche", "defaults (S H D C TA SA)",
+         lambda i: (i % 4, i % 6, (i // 6) % 4), lambda s: cb.PlayRules(s), False),
+        ("belote", "defaults (suits)",
+         lambda i: (i % 4, i % 4, (i // 4) % 4), lambda s: cb.PlayRules(s), False),
+    ]
+    for game, label, contract, rules_of, with_colver in setups:
+        deals = load_deals(game)[:n]
+        m = _measure(deals, contract, rules_of, with_colver)
+        for task, key in (("(a) full-deal value", "value"), ("(b) all cards, opening lead",
+                                                            "cards")):
+            t = [x * 1000 for x in m[f"{key}_t"]]
+            nodes = m[f"{key}_n"]
+            col = statistics.median(m["colver_t"]) * 1000 if (with_colver and key == "cards") \
+                else 0.0
+            med = statistics.median(t)
+            speedup = col / med if col else 0.0
+            is_target = game == "coinche" and key == "cards"
+            target = "median <= 2 ms, >= 9x colver" if is_target else "-"
+            met = "-" if not is_target else (
+                "yes" if med <= 2.0 and (not with_colver or speedup >= 9) else "no")
+            rows.append({"game": game, "rules": label, "task": task, "deals": len(deals),
+                         "median_ms": round(med, 3), "p90_ms": round(_pct(t, 0.9), 3),
+                         "p99_ms": round(_pct(t, 0.99), 3), "max_ms": round(max(t), 3),
+                         "median_nodes": int(statistics.median(nodes)),
+                         "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": int(max(nodes)),
+                         "colver_median_ms": round(col, 3),
+                         "speedup_vs_colver": round(speedup, 2), "target": target,
+                         "met": met})
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run(quick=True):
+        print(row)

@@ -1,0 +1,58 @@
+"""Fixed deal sets for the DD benchmarks (benchmarks/deals/<game>*.txt), generated from
+seeds so that every run solves the same deals.
+
+One function per game writes its files; ``python benchmarks/make_deals.py [GAME ...]``
+regenerates them.  Each line is one deal in the notation's deal text
+(``solver.notation.Deal.to_text``); lines starting with ``#`` are comments.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from pathlib import Path
+
+DEALS_DIR = Path(__file__).resolve().parent / "deals"
+
+
+def _belote_like(name: str, count: int, seed: int) -> Path:
+    """Four random 8-card hands per line (the play phase of Belote / Coinche): a
+    uniformly random permutation of the 32 cards (COMMON-RNG-1) split in seat order."""
+    from solver.cards import BELOTE_DECK
+    from solver.notation import Deal
+
+    rng = random.Random(seed)
+    lines = [f"# {name}: {count} deals, seed {seed}; deal i: dealer i % 4, "
+             "contract strain i % 6 (S H D C TA SA), taker seat (i // 6) % 4"]
+    for _ in range(count):
+        perm = list(range(32))
+        rng.shuffle(perm)
+        deal = Deal([perm[8 * s:8 * s + 8] for s in range(4)])
+        lines.append(deal.to_text(BELOTE_DECK))
+    path = DEALS_DIR / f"{name}.txt"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def belote(count: int = 240) -> list[Path]:
+    """benchmarks/deals/belote.txt: Belote play-phase deals."""
+    return [_belote_like("belote", count, seed=20260101)]
+
+
+def coinche(count: int = 240) -> list[Path]:
+    """benchmarks/deals/coinche.txt: Coinche deals."""
+    return [_belote_like("coinche", count, seed=20260102)]
+
+
+GAMES = {"belote": belote, "coinche": coinche}
+
+
+def main(argv: list[str]) -> None:
+    DEALS_DIR.mkdir(parents=True, exist_ok=True)
+    for name in argv or list(GAMES):
+        for path in GAMES[name]():
+            print(path)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
