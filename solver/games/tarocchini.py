@@ -596,10 +596,10 @@ class TarocchiniState(GameState):
     def _declare_moves(self) -> list[Move]:
         seat = self.decl_seat
         if self.options["declarations"] == "none_or_max":  # TAROC-DECL-3
-            out = [Move("declare", None)]
+            out = [Move("declare_end")]
             if best_combinations(self.hands[seat], self.options["contatore_multi_use"],
                                  self.options["max_contatori_per_suit_sequence"])[0]:
-                out.append(Move("declare", "max"))
+                out.append(Move("declare_max"))
             return out
         mine = self.declared[seat]
         done = {f for f, _ in mine}
@@ -617,7 +617,7 @@ class TarocchiniState(GameState):
                 if single and f in SEQUENCES and m & used:
                     continue  # TAROC-MELD-12 single use
                 out.append(Move("declare", (f, m)))
-        out.append(Move("declare", None))
+        out.append(Move("declare_end"))
         return out
 
     # --- applying moves ----------------------------------------------------------------
@@ -634,6 +634,8 @@ class TarocchiniState(GameState):
             self._bid(move.value)
         elif kind == "declare":
             self._declare(move.value)
+        elif kind in ("declare_end", "declare_max"):
+            self._declare(None if kind == "declare_end" else "max")
         elif kind == "discard":
             seat = self.to_act
             self.hands[seat] &= ~(1 << move.value)
@@ -712,7 +714,9 @@ class TarocchiniState(GameState):
         self.decl_seat = self.eldest
         self.decl_count = 0
 
-    def _declare(self, value) -> None:
+    def _declare(self, value: tuple[str, int] | str | None) -> None:
+        """A combination (family, mask), or the end of the player's declaration
+        (``None``: what he declared; ``'max'``: his best set, TAROC-DECL-3)."""
         seat = self.decl_seat
         if value is not None and value != "max":
             self.declared[seat] = (*self.declared[seat], value)
@@ -843,11 +847,11 @@ class TarocchiniState(GameState):
         if k == "discard":
             return "discard:" + DECK.token(v)
         if k == "declare":
-            if v is None:
-                return "decl:done"
-            if v == "max":
-                return "decl:max"
             return "decl:" + format_combination(*v)
+        if k == "declare_end":
+            return "decl:done"
+        if k == "declare_max":
+            return "decl:max"
         raise NotationError("unknown move kind", k)
 
     def parse_move(self, token: str) -> Move:
@@ -858,9 +862,9 @@ class TarocchiniState(GameState):
         if token in BIDS:
             return Move("bid", token)
         if token == "decl:done":
-            return Move("declare", None)
+            return Move("declare_end")
         if token == "decl:max":
-            return Move("declare", "max")
+            return Move("declare_max")
         if token.startswith("discard:"):
             return Move("discard", DECK.card(token[8:]))
         if token.startswith("decl:"):
