@@ -679,3 +679,21 @@ def test_from_play_mid_trick_matches_played_state():
     with pytest.raises(DealError):
         T.TarocchiniState.from_play([m("KS"), m("6S"), m("7S"), m("8S")], 0,
                                     trick=[(1, c("9S"))])
+
+
+def test_inferred_voids_are_true():
+    """TAROC-PLAY-3: voids shown in play are real (never contradicted by the hand)."""
+    st = T.TarocchiniState.from_play([m("6S KB"), m("T5 KC"), m("MAT 7S"), m("KD QD")], 0)
+    for tok in ("6S", "T5", "MAT", "KD"):
+        st.play(tok)
+    v = st.observation(0)["voids"]
+    assert v[1] == {0} and v[2] == set() and v[3] == {0, T.TRUMP}
+    for seed in range(10):
+        st = T.new_state({"monte": "off"}, seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over():
+            if st.phase == "play":
+                for seat, suits in enumerate(st.inferred_voids()):
+                    for s in suits:
+                        assert not st.hands[seat] & T.SUIT_MASK_OF[s]
+            st.play_random(rng)

@@ -829,7 +829,25 @@ class TarocchiniState(GameState):
                 "discard": self.discard if own_discard else None,
                 "tricks": [(list(t), w) for t, w in self.tricks], "trick": list(self.trick),
                 "signals": list(self.signals), "to_act": self.to_act,
-                "totals": list(self.totals)}
+                "totals": list(self.totals), "voids": self.inferred_voids()}
+
+    def inferred_voids(self) -> list[set[int]]:
+        """Suits (0..3, ``TRUMP``) each seat has shown out of, from the play
+        (TAROC-PLAY-3): not following proves a void; not trumping on a plain suit proves
+        no trumps. A Matto proves nothing."""
+        voids: list[set[int]] = [set() for _ in range(self.n)]
+        for tr in [t for t, _ in self.tricks] + [self.trick]:
+            led = led_suit(tr)
+            if led is None:
+                continue
+            for seat, card in tr:
+                s = SUIT_OF[card]
+                if card == MAT or s == led:
+                    continue
+                voids[seat].add(led)
+                if led != TRUMP and s != TRUMP:
+                    voids[seat].add(TRUMP)
+        return voids
 
     # --- notation ------------------------------------------------------------------------
     def move_token(self, move: Move) -> str:
