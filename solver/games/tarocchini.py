@@ -15,7 +15,11 @@ solver are differential-tested against them):
   ``card_value(card)`` is the printed value (TAROC-DECK-1).
 
 Neither function depends on a contract: Tarocchini has one fixed trump suit and no
-partner exception.
+partner exception. The deal's objective is also pure: ``collect_trick`` (trick winner,
+Matto exchange, scartino debts), ``final_piles`` (end-of-hand Matto rules, discard,
+solo stock), ``hand_totals`` (pile combinations, card points, last trick; totals in
+half points), ``terziglio_game_points`` / ``terziglio_settlement``, ``match_winner``.
+Combinations and the meld finder are in ``solver.games.tarocchini_melds``.
 
 Deal flow (one state = one deal; ``OttocentoMatch`` plays deals to the target):
 
