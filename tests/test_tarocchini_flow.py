@@ -697,3 +697,20 @@ def test_inferred_voids_are_true():
                     for s in suits:
                         assert not st.hands[seat] & T.SUIT_MASK_OF[s]
             st.play_random(rng)
+
+
+def test_called_out_deal_record_replays():
+    """OTTO-SCORE-3: the running totals travel in the record, so a call-out replays."""
+    deal = deal_with("ottocento", {0: "ANG MON BAG MAT"})
+    st = to_phase(T.new_state(dealer=3, deal=deal, totals=[770, 610]), "declare")
+    st.play("decl:tarocchi:ANG+MON+BAG+MAT")
+    st.play("decl:done")
+    rec = st.to_record()
+    assert rec.options["totals"] == (770, 610) and "totals=[770,610]" in rec.to_text()
+    again = state_from_record(Record.from_text(rec.to_text()))
+    assert again.called_out == 0 and again.result == st.result
+    assert state_from_record(Record.from_json(json.dumps(rec.to_json()))).called_out == 0
+    with pytest.raises(OptionError):
+        T.new_state({"totals": (1, 2, 3)})
+    with pytest.raises(OptionError):
+        T.new_state({"totals": "[-1,0]"})

@@ -75,6 +75,9 @@ OPTIONS: dict[str, Option] = {
     "target": Option(800, None, "OTTO-SCORE-4"),
     "terziglio_deal": Option("18+8", ("18+8", "19+5"), "TERZ-DEAL-1"),
     "terziglio_capot_doubled_in_solo": Option(True, (True, False), "TERZ-SCORE-6"),
+    "totals": Option((0, 0), None, "OTTO-SCORE-3",
+                     "Ottocento: the sides' running totals before this deal (match context; "
+                     "recorded so that a call-out replays)"),
     "direction": Option("counterclockwise", ("counterclockwise", "clockwise"), "COMMON-SEAT-2",
                         "physical mapping only; seat numbering is unchanged"),
 }
@@ -403,7 +406,8 @@ class TarocchiniState(GameState):
         self.dealer = dealer
         self.eldest = (dealer + 1) % self.n  # TAROC-GEN-1, COMMON-SEAT-3
         self.deal = deal
-        self.totals = list(totals) if totals else [0, 0]  # running match totals (OTTO-SCORE-3)
+        # running match totals before this deal (OTTO-SCORE-3), from the option
+        self.totals = list(totals) if totals else list(options.get("totals", (0, 0)))
         self.hands: list[int] = [_mask(h) for h in deal.hands]
         self.trick: list[tuple[int, int]] = []
         self.tricks: list[tuple[list[tuple[int, int]], int]] = []
@@ -974,10 +978,18 @@ def _check_deal(variant: str, options: dict[str, Any], deal: Deal) -> Deal:
 def new_state(options: dict[str, Any] | None = None, dealer: int = 0, seed: int | None = None,
               deal: Deal | None = None, totals: list[int] | None = None) -> TarocchiniState:
     """A new deal: random from ``seed`` (default 0) unless ``deal`` is given.
-    ``totals`` are the running Ottocento side totals (for calling out, OTTO-SCORE-3)."""
+    ``totals`` are the running Ottocento side totals (for calling out, OTTO-SCORE-3); they
+    are stored as the option ``totals`` so that the deal's record replays exactly."""
     opts = resolve(OPTIONS, options, NAME)
     if opts["target"] <= 0:
         raise OptionError(f"option target: must be a positive integer, got {opts['target']}")
+    if totals is not None:
+        opts["totals"] = tuple(totals)
+    t = opts["totals"]
+    if len(t) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0
+                              for x in t):
+        raise OptionError(f"option totals: expected [A,B], two non-negative integers, got {t!r}")
+    opts["totals"] = tuple(t)
     variant = opts["game"]
     n = 4 if variant == "ottocento" else 3
     if not 0 <= dealer < n:
@@ -986,7 +998,7 @@ def new_state(options: dict[str, Any] | None = None, dealer: int = 0, seed: int 
         deal = _random_deal(variant, opts, dealer, 0 if seed is None else seed)
     else:
         deal = _check_deal(variant, opts, deal)
-    return TarocchiniState(opts, dealer, deal, totals)
+    return TarocchiniState(opts, dealer, deal)
 
 
 class OttocentoMatch:
