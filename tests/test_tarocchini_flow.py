@@ -562,13 +562,15 @@ def test_cli_deal_and_play(variant):
     out = runner.invoke(cli, ["deal", "tarocchini", "--variant", variant, "--seed", "7"])
     assert out.exit_code == 0, out.output
     assert len(out.output.split("/")) == (4 if variant == "ottocento" else 3)
-    for seed in range(5):
+    for seed in range(200):  # `atout play tarocchini --variant X --seed N` on 200 seeds
         out = runner.invoke(cli, ["play", "tarocchini", "--variant", variant, "--seed",
                                   str(seed), "--json"])
         assert out.exit_code == 0, out.output
         obj = json.loads(out.output)
-        rec = Record.from_json(obj["record"])
-        assert state_from_record(rec).scores() == obj["scores"]
+        assert len(obj["scores"]) == (4 if variant == "ottocento" else 3)
+        if seed < 10:
+            rec = Record.from_json(obj["record"])
+            assert state_from_record(rec).scores() == obj["scores"]
 
 
 # --- analysis helpers and samples ----------------------------------------------------------
