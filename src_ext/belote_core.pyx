@@ -62,6 +62,7 @@ ctypedef struct Rules:
     int to_core[32]          # deck index -> core bit
     int to_deck[32]          # core bit -> deck index
     uint64_t zero_mask       # core bits worth 0 points
+    int zlen[4]              # per suit: number of 0-point cards (the weakest positions)
 
 
 cdef inline uint64_t suit_of_bit(int c) noexcept nogil:
@@ -106,6 +107,8 @@ cdef void rules_init(Rules* r, int strain, int undertrump, int ta_overtake,
                 r.pts[bit] = PLAIN_PTS[pos]
             if r.pts[bit] == 0:
                 r.zero_mask |= (<uint64_t>1) << bit
+    for s in range(4):
+        r.zlen[s] = popcount64((r.zero_mask >> (8 * s)) & 0xFF)
 
 
 cdef inline int beats(const Rules* r, int c, int w) noexcept nogil:
@@ -495,25 +498,24 @@ cdef class BeloteCore:
 # (BELOTE-BR-3) is a fixed bonus of the holder's team whatever the play, so it is
 # not part of the searched value (the Python face reports it beside the value).
 #
-# Null-window fail-soft alpha-beta, driven MTD(f)-style by the Python-callable
-# drivers.  Transposition table at trick boundaries, keyed exactly on
-#   remaining cards (32 bits) | leader << 32 | capot flag << 34 | mode << 35
-#   | (attack team, or the taker for générale) << 36 | gen << 38
-# where the owner of every card is fixed for one generation (one deal), so the
-# remaining-card mask plus the leader determines the position.  Values stored are
-# relative to the attack's points already taken; lower and upper bounds are kept.
+# Null-window fail-soft alpha-beta, driven by bisection / MTD(f) over the point range
+# (``mtdf``).  Transposition table at trick boundaries, keyed on a canonical form of
+# the remaining cards (``tt_key``: point cards by identity, 0-point cards by count and
+# holders), the leader, the capot flag, the search mode and the attack team (the taker
+# for générale); each entry also holds the generation (one per deal and contract:
+# the holder of every card is fixed within a generation).  Values are stored as
+# lower / upper bounds relative to the attack's points already taken.
 
 DEF MODE_VALUE = 0
 DEF MODE_GENERALE = 1
 
 ctypedef struct TTEntry:
     uint64_t key
-    int16_t lb
-    int16_t ub
+    uint32_t gen
+    uint8_t lb              # bounds on the value relative to the attack's points
+    uint8_t ub
     uint8_t move
     uint8_t left
-    uint8_t pad0
-    uint8_t pad1
 
 
 ctypedef struct Search:
@@ -533,6 +535,7 @@ ctypedef struct Search:
     int64_t tt_stores
     int64_t probes
     int64_t by_left[9]      # nodes by cards left in the hand of the seat to act
+    int64_t cut_at[9]       # cutoffs by index of the move that caused them
 
 
 cdef inline double now_s() noexcept nogil:
@@ -541,21 +544,44 @@ cdef inline double now_s() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline uint64_t tt_key(const Pos* p, int mode, uint64_t gen) noexcept nogil:
+cdef inline uint64_t tt_key(const Search* s, int mode) noexcept nogil:
+    """Canonical key of a trick-boundary position.  Two positions with, in every suit,
+    the same remaining cards in power order with the same holders and the same points
+    have the same value; the 0-point cards of a suit are its weakest ones, so they are
+    encoded by count and holders only (playing the 7 or the 8 of a suit transposes).
+    Per suit: the point-carrying cards' bits (fixed holders) and an 8-bit code of the
+    0-point cards (count + 2-bit holder of each, weakest first)."""
+    cdef const Pos* p = &s.p
     cdef uint64_t rem = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint64_t key = 0, zr, code
+    cdef int st, z, b, k, sh = 0
+    for st in range(4):
+        z = s.r.zlen[st]
+        key |= ((rem >> (8 * st + z)) & ((<uint64_t>0xFF) >> z)) << sh
+        sh += 8 - z
+        zr = (rem >> (8 * st)) & ((<uint64_t>1 << z) - 1)
+        code = <uint64_t>popcount64(zr)
+        k = 2
+        while zr:
+            b = lowest_bit(zr)
+            zr &= zr - 1
+            code |= (<uint64_t>s.owner[8 * st + b]) << k
+            k += 2
+        key |= code << sh
+        sh += 8
     # the value depends on the attack team, générale on the taker himself
     cdef uint64_t who = <uint64_t>(p.taker if mode == MODE_GENERALE else p.attack)
-    return (rem | ((<uint64_t>p.leader) << 32) | ((<uint64_t>(p.fcap & 1)) << 34)
-            | ((<uint64_t>mode) << 35) | (who << 36) | (gen << 38))
+    return (key | ((<uint64_t>p.leader) << 56) | ((<uint64_t>(p.fcap & 1)) << 58)
+            | ((<uint64_t>mode) << 59) | (who << 60))
 
 
 cdef inline TTEntry* tt_probe(Search* s, uint64_t key) noexcept nogil:
     cdef uint64_t i = ((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - s.tt_bits)) & ~(<uint64_t>1)
     s.tt_probes += 1
-    if s.tt[i].key == key:
+    if s.tt[i].key == key and s.tt[i].gen == s.gen:
         s.tt_hits += 1
         return &s.tt[i]
-    if s.tt[i + 1].key == key:
+    if s.tt[i + 1].key == key and s.tt[i + 1].gen == s.gen:
         s.tt_hits += 1
         return &s.tt[i + 1]
     return NULL
@@ -570,28 +596,31 @@ cdef inline void tt_store(Search* s, uint64_t key, int value_rel, int is_lower, 
     cdef TTEntry* a = &s.tt[i]
     cdef TTEntry* b = &s.tt[i + 1]
     s.tt_stores += 1
-    if a.key == key:
+    if a.key == key and a.gen == s.gen:
         e = a
-    elif b.key == key:
+    elif b.key == key and b.gen == s.gen:
         e = b
     else:
-        if (a.key >> 38) != s.gen:
+        if a.gen != s.gen:
             e = a
-        elif (b.key >> 38) != s.gen:
+        elif b.gen != s.gen:
             e = b
         elif a.left <= b.left:
             e = a
         else:
             e = b
         e.key = key
-        e.lb = -1000
-        e.ub = 1000
+        e.gen = <uint32_t>s.gen
+        e.lb = 0
+        e.ub = 255
+    if value_rel < 0:
+        value_rel = 0
     if is_lower:
         if value_rel > e.lb:
-            e.lb = <int16_t>value_rel
+            e.lb = <uint8_t>value_rel
     else:
         if value_rel < e.ub:
-            e.ub = <int16_t>value_rel
+            e.ub = <uint8_t>value_rel
     e.move = <uint8_t>move
     e.left = <uint8_t>left
 
@@ -688,6 +717,45 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
     return n
 
 
+cdef inline int last_trick_pos(const Rules* r, const Pos* p) noexcept nogil:
+    """Exact value of a trick-boundary position where every hand holds one card."""
+    cdef int i, seat, c, win = 0, wseat = 0, pts = 10
+    for i in range(4):
+        seat = (p.leader + i) & 3
+        c = lowest_bit(p.hand[seat])
+        pts += r.pts[c]
+        if i == 0 or beats(r, c, win):
+            win = c
+            wseat = seat
+    if (wseat & 1) == p.attack:
+        if p.fcap:
+            return r.capot_points
+        return p.ap + pts
+    return p.ap
+
+
+cdef inline void sure_points(Search* s, int* lo, int* hi) noexcept nogil:
+    """Suit contracts, at a trick boundary: the run of highest remaining trumps held
+    by one team is won by that team whenever played (BELOTE-CARD-4, BELOTE-PLAY-5), so
+    its points are sure for that team (and a defence master trump rules out capot)."""
+    cdef Pos* p = &s.p
+    cdef uint64_t m = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & s.r.trump_mask
+    cdef int b, team, run = 0
+    if m == 0:
+        return
+    team = s.owner[highest_bit(m)] & 1
+    while m:
+        b = highest_bit(m)
+        if (s.owner[b] & 1) != team:
+            break
+        run += s.r.pts[b]
+        m ^= (<uint64_t>1) << b
+    if team == p.attack:
+        lo[0] = p.ap + run
+    else:
+        hi[0] = p.ap + p.rem_pts + 10 - run
+
+
 cdef int dd_search(Search* s, int beta) noexcept nogil:
     """Fail-soft null-window search: returns g with g >= beta meaning value >= g,
     g < beta meaning value <= g (absolute attack points)."""
@@ -710,12 +778,14 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
         if nleft == 0:
             return final_attack(r, p)
         lo = p.ap
+        hi = r.capot_points if p.fcap else p.ap + p.rem_pts + 10
+        if r.trump_mask:
+            sure_points(s, &lo, &hi)
         if lo >= beta:
             return lo
-        hi = r.capot_points if p.fcap else p.ap + p.rem_pts + 10
         if hi < beta:
             return hi
-        key = tt_key(p, MODE_VALUE, s.gen)
+        key = tt_key(s, MODE_VALUE)
         e = tt_probe(s, key)
         if e != NULL:
             if e.lb + p.ap >= beta:
@@ -740,12 +810,14 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
                 best = g
                 bm = c
             if g >= beta:
+                s.cut_at[i] += 1
                 break
         else:
             if g < best:
                 best = g
                 bm = c
             if g < beta:
+                s.cut_at[i] += 1
                 break
     if saved.trick_n == 0:
         tt_store(s, key, best - saved.ap, best >= beta, bm, nleft)
@@ -772,12 +844,12 @@ cdef int gen_search(Search* s) noexcept nogil:
         nleft = popcount64(p.hand[seat])
         if nleft == 0:
             return 1
-        key = tt_key(p, MODE_GENERALE, s.gen)
+        key = tt_key(s, MODE_GENERALE)
         e = tt_probe(s, key)
         if e != NULL:
             if e.lb >= 1:
                 return 1
-            if e.ub <= 0:
+            if e.ub == 0:
                 return 0
             ttmove = e.move
     nm = order_moves(s, pos_legal(r, p), seat, ttmove, moves)
@@ -872,7 +944,7 @@ cdef class DDSolver:
     cdef void _new_generation(self):
         cdef int i
         self.s.gen += 1
-        if self.s.gen >= ((<uint64_t>1) << 26):
+        if self.s.gen >= ((<uint64_t>1) << 31):
             memset(self.s.tt, 0, ((<size_t>1) << self.s.tt_bits) * sizeof(TTEntry))
             self.s.gen = 1
         for i in range(32):
@@ -947,6 +1019,7 @@ cdef class DDSolver:
         self.s.tt_stores = 0
         self.s.probes = 0
         memset(self.s.by_left, 0, sizeof(self.s.by_left))
+        memset(self.s.cut_at, 0, sizeof(self.s.cut_at))
         self.s.budget = node_budget if node_budget > 0 else 0
         self.s.deadline = now_s() + seconds if seconds > 0 else 0.0
 
@@ -954,7 +1027,8 @@ cdef class DDSolver:
         """Counters of the last call: nodes, TT probes / hits / stores."""
         return {"nodes": self.s.nodes, "tt_probes": self.s.tt_probes,
                 "tt_hits": self.s.tt_hits, "tt_stores": self.s.tt_stores,
-                "probes": self.s.probes, "by_left": [self.s.by_left[i] for i in range(9)]}
+                "probes": self.s.probes, "by_left": [self.s.by_left[i] for i in range(9)],
+                "cut_at": [self.s.cut_at[i] for i in range(9)]}
 
     def legal(self) -> int:
         """Deck mask of the legal cards at the loaded position."""
