@@ -152,27 +152,44 @@ def tarot_world(state, seat: int, holdings: list[list[int]]):
     return w
 
 
-GAMES = {"tarot": (tarot_hidden, tarot_world)}
+# Other games live in their own modules, each exposing ``hidden(obs) -> Hidden`` and
+# ``world(state, seat, holdings) -> GameState``.
+WORLD_MODULES = {
+    "belote": "solver.worlds_belote",
+    "coinche": "solver.worlds_belote",
+    "tarocchini": "solver.worlds_tarocchini",
+}
+
+
+def _game_functions(game: str):
+    if game == "tarot":
+        return tarot_hidden, tarot_world
+    if game not in WORLD_MODULES:
+        raise AtoutError(f"no world sampling for {game}")
+    import importlib
+
+    try:
+        module = importlib.import_module(WORLD_MODULES[game])
+    except ImportError:
+        raise AtoutError(f"no world sampling for {game} yet") from None
+    return module.hidden, module.world
 
 
 def hidden(state, seat: int) -> Hidden:
     """Constraints on what ``seat`` cannot see in ``state`` (from its observation only)."""
-    if state.game not in GAMES:
-        raise AtoutError(f"no world sampling for {state.game} yet")
-    return GAMES[state.game][0](state.observation(seat))
+    return _game_functions(state.game)[0](state.observation(seat))
 
 
 def sample_worlds(state, seat: int, count: int, seed: int) -> list:
     """``count`` full states consistent with what ``seat`` knows, uniformly drawn."""
-    h = hidden(state, seat)
+    make_hidden, make_world = _game_functions(state.game)
+    h = make_hidden(state.observation(seat))
     sampler = h.sampler()
     rng = random.Random(seed)
-    make = GAMES[state.game][1]
     worlds = []
     for _ in range(count):
-        drawn = sampler.sample(rng)
-        holdings = [list(x) for x in drawn]
+        holdings = [list(x) for x in sampler.sample(rng)]
         for c, holder in h.fixed.items():
             holdings[holder].append(c)
-        worlds.append(make(state, seat, holdings))
+        worlds.append(make_world(state, seat, holdings))
     return worlds
