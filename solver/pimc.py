@@ -1,0 +1,118 @@
+"""Determinized card play (PIMC) and the cheating oracle.
+
+``pimc``: sample worlds consistent with what the seat knows (``solver.constraints``,
+uniform), solve each world double-dummy for every legal card (``solver.dd``), aggregate
+the values per card and play the best. Budgets: ``worlds`` and/or ``seconds``.
+Objectives: ``mean`` (expected value for the seat's side) or ``make`` (how often the
+seat's side comes out ahead). Decisions other than card play (bids, discards,
+announcements) are the heuristic player's until simulation bidding takes them over.
+
+``oracle``: sees every hand and plays the double-dummy best card — an upper bound.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from . import constraints, dd
+from .agents import Agent
+from .errors import AtoutError, OptionError
+from .games.base import GameState, Move
+from .heuristic import HeuristicAgent
+
+
+def seat_sign(world: GameState, seat: int) -> int:
+    """+1 if the DD value (the attack's) is ``seat``'s own gain, -1 otherwise."""
+    if world.game == "tarot":
+        return 1 if world.side_of(seat) == 1 else -1
+    side_of = getattr(world, "side_of", None)
+    if side_of is None:
+        raise AtoutError(f"no side convention for {world.game}")
+    return 1 if side_of(seat) == 1 else -1
+
+
+class _CardAgent(Agent):
+    """Shared: heuristic for non-card decisions, DD for the card."""
+
+    def __init__(self, seed: int = 0, node_budget: int | None = None, tt_bits: int = 18):
+        super().__init__(seed)
+        self.helper = HeuristicAgent(seed)
+        self.node_budget = node_budget
+        self.tt_bits = tt_bits
+
+    def reset(self, seed: int) -> None:
+        super().reset(seed)
+        self.helper.reset(seed)
+
+    def choose(self, state: GameState, seat: int) -> Move:
+        legal = state.legal_moves()
+        if len(legal) == 1:
+            return legal[0]
+        cards = [m for m in legal if m.kind == "card"]
+        if len(cards) != len(legal):
+            move = self.helper.choose(state, seat)
+            if move.kind != "card" or not cards:
+                return move
+        if len(cards) == 1:
+            return cards[0]
+        return self.choose_card(state, seat, cards)
+
+    def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
+        raise NotImplementedError
+
+
+class PimcAgent(_CardAgent):
+    """Perfect-information Monte Carlo over uniformly sampled worlds."""
+
+    name = "pimc"
+
+    def __init__(self, seed: int = 0, worlds: int = 100, seconds: float | None = None,
+                 objective: str = "mean", node_budget: int | None = None, tt_bits: int = 18):
+        super().__init__(seed, node_budget, tt_bits)
+        if not isinstance(worlds, int) or worlds < 1:
+            raise OptionError(f"pimc: worlds must be a positive integer, got {worlds!r}")
+        if objective not in ("mean", "make"):
+            raise OptionError(f"pimc: objective must be mean or make, got {objective!r}")
+        self.worlds, self.seconds, self.objective = worlds, seconds, objective
+        self.last_stats: dict[str, Any] = {}
+
+    def card_values(self, state: GameState, seat: int, cards: list[Move]
+                    ) -> dict[Move, float]:
+        """Aggregated value of each card over the sampled worlds (seat's point of view)."""
+        start = time.monotonic()
+        worlds = constraints.sample_worlds(state, seat, self.worlds,
+                                           seed=self.rng.randrange(1 << 62))
+        totals = {m: 0.0 for m in cards}
+        used = 0
+        for w in worlds:
+            if self.seconds is not None and used and time.monotonic() - start > self.seconds:
+                break
+            sign = seat_sign(w, seat)
+            values = dd.solve_cards(w, node_budget=self.node_budget, tt_bits=self.tt_bits)
+            if any(r.value is None for r in values.values()):
+                continue  # budget hit in this world: skip it rather than guess
+            best = max(sign * r.value for r in values.values())
+            for m in cards:
+                v = sign * values[m].value
+                totals[m] += v if self.objective == "mean" else (v >= best) + (v > 0)
+            used += 1
+        self.last_stats = {"worlds": used, "time": time.monotonic() - start}
+        if not used:
+            return {m: 0.0 for m in cards}
+        return {m: t / used for m, t in totals.items()}
+
+    def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
+        values = self.card_values(state, seat, cards)
+        return max(cards, key=lambda m: (values[m], -cards.index(m)))
+
+
+class OracleAgent(_CardAgent):
+    """Plays the double-dummy best card on the true deal (cheats: sees every hand)."""
+
+    name = "oracle"
+
+    def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
+        sign = seat_sign(state, seat)
+        values = dd.solve_cards(state, node_budget=self.node_budget, tt_bits=self.tt_bits)
+        return max(cards, key=lambda m: (sign * (values[m].value or 0), -cards.index(m)))
