@@ -59,8 +59,25 @@ def play_deal(players: int, options: dict, seed: int, dealer: int):
             if not state.trick and state.lead_forbidden():
                 expected = {x for x in hand if not state.lead_forbidden() >> x & 1} or expected
             assert cards == expected
+        if players == 5 and state.taker is not None:
+            check_partner_secrecy(state)
         state.play(rng.choice(moves))
     return state
+
+
+def check_partner_secrecy(state) -> None:
+    """TAROT-CALL-5: the partner is known to a seat only if it holds (or held) the called
+    card, once the card is played, once the dog shows it, or at the end."""
+    called = state.called_card
+    played = [card for t, _ in state.tricks for _, card in t] + [x for _, x in state.trick]
+    for seat in range(5):
+        obs = state.observation(seat)
+        assert obs["hand"] == state.hands[seat]
+        public = (called is None or called in played
+                  or (state.dog_shown and state.dog >> called & 1))
+        holds = called is not None and bool(state.hands[seat] >> called & 1)
+        assert obs["partner_known"] == (public or holds)
+        assert obs["partner"] == (state.partner if obs["partner_known"] else None)
 
 
 def check_deal(state, players: int) -> None:
