@@ -270,6 +270,13 @@ def test_ex12_misere_part():
     assert tarot.misere_scores(4, [2], value=20) == [-20, -20, 60, -20]
 
 
+def test_bad_scoring_inputs():
+    for kw in ({"contract": "pousse"}, {"petit_au_bout": 10}, {"bouts": 4}):
+        args = {"contract": "garde", "points": 50, "bouts": 2} | kw
+        with pytest.raises(AtoutError):
+            deal_value(**args, options={"scoring": "fixed_base"})
+
+
 def test_chelem_term_table():
     # TAROT-SCORE-5: first matching row
     assert tarot.chelem_term(True, True, False) == 400

@@ -256,6 +256,10 @@ def deal_value(contract: str, points: int | float | Fraction, bouts: int, *,
     ``poignee``: total of the poignée bonuses announced (TAROT-SCORE-4).
     """
     opts = resolve_options(options)
+    if contract not in CONTRACTS:
+        raise AtoutError(f"unknown tarot contract {contract!r} (one of {', '.join(CONTRACTS)})")
+    if petit_au_bout not in (-1, 0, 1):
+        raise AtoutError(f"petit_au_bout must be -1, 0 or 1, got {petit_au_bout!r}")
     made, margin = contract_result(points, bouts)
     sign = 1 if made else -1
     c = chelem_term(chelem_announced, attack_all_tricks, defence_all_tricks)
