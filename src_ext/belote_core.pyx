@@ -171,7 +171,6 @@ cdef inline uint64_t legal_mask(const Rules* r, uint64_t hand, int trick_n, int 
 
 ctypedef struct Pos:
     uint64_t hand[4]       # core bits
-    int owner[32]          # core bit -> seat (for the search's keys)
     int trick[4]           # core bits of the current trick, in play order
     int trick_n
     int leader
@@ -363,14 +362,12 @@ cdef class BeloteCore:
         for i in range(4):
             for c in range(32):
                 if (self.p.hand[i] >> c) & 1:
-                    self.p.owner[c] = i
                     self.p.rem_pts += self.r.pts[c]
         self.nhist = 0
         # replay the current trick's cards (the face checked their legality)
         for i in range(len(trick)):
             c = self.r.to_core[trick[i]]
             seat = (leader + i) & 3
-            self.p.owner[c] = seat
             self.p.hand[seat] |= (<uint64_t>1) << c
             self.p.rem_pts += self.r.pts[c]
             pos_play(&self.r, &self.p, c)
@@ -536,6 +533,8 @@ ctypedef struct Search:
     int64_t probes
     int64_t by_left[9]      # nodes by cards left in the hand of the seat to act
     int64_t cut_at[9]       # cutoffs by index of the move that caused them
+    int64_t late_cut[4][2]  # cutoffs after the first move, by trick position and side
+    int64_t first_cut[4][2]
 
 
 cdef inline double now_s() noexcept nogil:
@@ -652,6 +651,39 @@ cdef inline int last_trick_value(Search* s) noexcept nogil:
     return p.ap
 
 
+cdef inline int can_beat(const Rules* r, uint64_t hand, int trick_n, int lead, int w,
+                         int partner_master) noexcept nogil:
+    # has a player holding ``hand`` a legal card beating the winning card w?
+    cdef uint64_t l = legal_mask(r, hand, trick_n, lead, w, partner_master)
+    if l & above(w):
+        return 1
+    return ((r.trump_mask >> w) & 1) == 0 and (l & r.trump_mask) != 0
+
+
+cdef inline int trick_outlook(const Rules* r, const Pos* p, int seat, int c) noexcept nogil:
+    """Move-ordering estimate after ``seat`` plays c: +1 if its team surely wins the
+    trick (no later opponent can beat the winning card), -1 if it surely loses (the
+    winner is an opponent and the partner, if still to play, cannot beat it), else 0."""
+    cdef int lead = c if p.trick_n == 0 else p.trick[0]
+    cdef int w = c, ws = seat, k, q, n_after
+    if p.trick_n and not beats(r, c, p.win):
+        w = p.win
+        ws = p.win_seat
+    n_after = 3 - p.trick_n
+    if (ws & 1) == (seat & 1):
+        for k in range(1, n_after + 1):
+            q = (seat + k) & 3
+            if (q & 1) != (seat & 1) and can_beat(r, p.hand[q], p.trick_n + k, lead, w,
+                                                  (ws & 1) == (q & 1)):
+                return 0
+        return 1
+    for k in range(1, n_after + 1):
+        q = (seat + k) & 3
+        if (q & 1) == (seat & 1) and can_beat(r, p.hand[q], p.trick_n + k, lead, w, 0):
+            return 0
+    return -1
+
+
 cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
                             int* moves) noexcept nogil:
     """Candidate cards, best first; equivalent cards are merged (same holder, same
@@ -664,7 +696,7 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
     cdef uint64_t mine = p.hand[seat]
     cdef uint64_t lower, m = legal
     cdef int scores[8]
-    cdef int n = 0, c, b, sc, j, wins, side_wins, partner_win, top
+    cdef int n = 0, c, b, sc, j, partner_win, sure, top
     if p.trick_n:
         sep |= (<uint64_t>1) << p.win
     partner_win = p.trick_n > 0 and (p.win_seat & 1) == (seat & 1)
@@ -676,33 +708,26 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
             b = highest_bit(lower)
             if (mine >> b) & 1 and r.pts[b] == r.pts[c]:
                 continue
-        # --- heuristic score
-        if p.trick_n == 0:
+        # --- heuristic score: will my side surely win / lose this trick after c?
+        sure = trick_outlook(r, p, seat, c)
+        if sure > 0:
+            sc = 100 + r.pts[c]                  # sure trick: add points to it
+        elif sure < 0:
+            sc = -2 * r.pts[c] - 2 * (c & 7)     # lost trick: cheapest, weakest card
+        elif p.trick_n == 0:
             top = highest_bit(live & suit_of_bit(c))
-            if c == top:
-                sc = 60 + r.pts[c]
-                if (r.trump_mask >> c) & 1:
-                    sc += 10
+            if s.owner[top] == ((seat + 2) & 3):
+                sc = 60 - r.pts[c]               # lead towards the partner's master
+            elif c == top:
+                sc = 50 + r.pts[c]
             else:
-                sc = -r.pts[c]
+                sc = 10 - r.pts[c]
+        elif beats(r, c, p.win):
+            sc = 40 - r.pts[c]                   # take the lead of the trick cheaply
+        elif partner_win:
+            sc = 20 - r.pts[c]
         else:
-            wins = beats(r, c, p.win)
-            side_wins = wins or partner_win
-            if p.trick_n == 3:
-                if side_wins:
-                    sc = 100 + r.pts[c]
-                else:
-                    sc = -r.pts[c]
-            elif wins:
-                top = highest_bit(live & suit_of_bit(c))
-                if c == top:
-                    sc = 50 + r.pts[c]
-                else:
-                    sc = 30 - r.pts[c]
-            elif partner_win:
-                sc = r.pts[c] // 2
-            else:
-                sc = -r.pts[c]
+            sc = 10 - r.pts[c]
         if c == ttmove:
             sc += 1000
         # insertion sort, descending score
@@ -811,6 +836,8 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
                 bm = c
             if g >= beta:
                 s.cut_at[i] += 1
+                if i: s.late_cut[saved.trick_n][1] += 1
+                else: s.first_cut[saved.trick_n][1] += 1
                 break
         else:
             if g < best:
@@ -818,6 +845,8 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
                 bm = c
             if g < beta:
                 s.cut_at[i] += 1
+                if i: s.late_cut[saved.trick_n][0] += 1
+                else: s.first_cut[saved.trick_n][0] += 1
                 break
     if saved.trick_n == 0:
         tt_store(s, key, best - saved.ap, best >= beta, bm, nleft)
@@ -1020,6 +1049,8 @@ cdef class DDSolver:
         self.s.probes = 0
         memset(self.s.by_left, 0, sizeof(self.s.by_left))
         memset(self.s.cut_at, 0, sizeof(self.s.cut_at))
+        memset(self.s.late_cut, 0, sizeof(self.s.late_cut))
+        memset(self.s.first_cut, 0, sizeof(self.s.first_cut))
         self.s.budget = node_budget if node_budget > 0 else 0
         self.s.deadline = now_s() + seconds if seconds > 0 else 0.0
 
@@ -1028,7 +1059,9 @@ cdef class DDSolver:
         return {"nodes": self.s.nodes, "tt_probes": self.s.tt_probes,
                 "tt_hits": self.s.tt_hits, "tt_stores": self.s.tt_stores,
                 "probes": self.s.probes, "by_left": [self.s.by_left[i] for i in range(9)],
-                "cut_at": [self.s.cut_at[i] for i in range(9)]}
+                "cut_at": [self.s.cut_at[i] for i in range(9)],
+                "late_cut": [[self.s.late_cut[i][j] for j in range(2)] for i in range(4)],
+                "first_cut": [[self.s.first_cut[i][j] for j in range(2)] for i in range(4)]}
 
     def legal(self) -> int:
         """Deck mask of the legal cards at the loaded position."""

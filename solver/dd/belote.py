@@ -37,7 +37,7 @@ from ..errors import DealError, OptionError
 from ..games.base import Move
 
 STRAINS = ("S", "H", "D", "C", "TA", "SA")
-DEFAULT_TT_BITS = 20
+DEFAULT_TT_BITS = 18
 
 
 @dataclass
