@@ -445,6 +445,21 @@ class TrickPlayState(GameState):
     def attack(self) -> int | None:
         return None if self.taker is None else self.taker % 2
 
+    def side_of(self, seat: int) -> int:
+        """1 for the attack (the taker's team, whose card points the DD solver
+        maximises, BELOTE-GEN-2), 0 for the defence."""
+        if self.taker is None:
+            raise AtoutError("no contract yet: sides are not known")
+        return 1 if seat % 2 == self.taker % 2 else 0
+
+    def contract_made(self) -> bool | None:
+        """Whether the attack made its contract (BELOTE-SCORE-3, COINCHE-MADE-2/3); a
+        litige counts as not made. None while the deal is not over or when there is no
+        contract (annulled deal)."""
+        if self.phase != "over" or self.annulled or not self.result:
+            return None
+        return self.result.get("outcome") == "made"
+
     def _snapshot(self) -> dict[str, Any]:
         # Top-level containers are copied; nested values are never mutated in place.
         return {k: (v.copy() if isinstance(v, list | dict) else v)
@@ -668,6 +683,7 @@ class TrickPlayState(GameState):
             "shown": {s: DECK.format_cards(m) for s, m in shown.items()},
             "belotes": belotes,
             "points": list(self.points),
+            "options": dict(self.options),  # the rules in force are public
         }
 
     def history_tokens(self, observer: int | None = None) -> list[str]:

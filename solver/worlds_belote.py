@@ -1,0 +1,444 @@
+"""What a Belote/Coinche seat knows during the card play → constraints and worlds.
+
+``hidden(obs)`` turns one seat's observation into hard constraints on the cards it
+cannot see (``solver.constraints.Hidden``; holders are the four seats, nothing else is
+hidden once the play starts); ``world(state, seat, holdings)`` rebuilds a full state in
+which the other hands are the drawn ones. Inferences, all from the observation only:
+
+* hand sizes: every seat holds 8 cards minus those it played;
+* the play rules (BELOTE-PLAY-3/4, COINCHE-PLAY-3/4): a seat that did not follow is void
+  in the led suit; in a suit contract, a seat that did not trump when it had to has no
+  trump (no inference when its partner was master, BELOTE-PLAY-3.2), a seat that did not
+  overtrump when it had to has no trump above the trick's best (a trump lead forces the
+  overtrump even over the partner; over an opponent's trump, with
+  ``undertrump_required=false``, a discard only proves no higher trump); in TA with
+  ``ta_must_overtake`` a card of the led suit that does not beat the best one proves no
+  higher card of that suit;
+* what was shown or said: the announcing team's cards shown from trick 2
+  (BELOTE-ANN-5), a carré announced (its rank is heard, so its four cards are known),
+  a belote declared (BELOTE-BR-2: the holder has the other of K/Q), and — the belote
+  being automatic by default — a K or Q of a belote suit played without a belote proves
+  the other card is elsewhere; Belote: the taker received the turned card (BELOTE-BID-4);
+* sequence announces heard but not shown (only "tierce", "quarte", "quinte" is heard):
+  not expressible card by card, so the sampler redraws until each announcing seat can
+  hold the announced sequences (rejection from the uniform draw keeps it uniform).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from .constraints import Hidden
+from .errors import AtoutError
+from .games.base import Move
+from .games.belote_common import (
+    ABOVE,
+    DECK,
+    RK,
+    RQ,
+    SA,
+    SUIT_MASK,
+    TA,
+    Announce,
+    available_announces,
+    belote_suits,
+    strain_of,
+    trick_winner,
+)
+from .notation import Deal
+from .sampling import DealSampler
+
+FULL = (1 << 32) - 1
+MAX_REDRAWS = 20_000  # rejection budget for heard-but-unseen sequence announces
+SEQ_KINDS = ("tierce", "quarte", "quinte")
+
+
+def _bits(mask: int):
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def _mask(cards) -> int:
+    return sum(1 << c for c in cards)
+
+
+def _trick_cards(trick) -> list[tuple[int, int]]:
+    return [(s, DECK.card(tok)) for s, tok in trick]
+
+
+# --- announces heard ----------------------------------------------------------------
+def _announce_plan(start_hand: int, wanted: list[tuple[str, int | None]], exclusive: bool,
+                   carre_value: int) -> list[tuple[str, int]] | None:
+    """Concrete announces ``(kind, ident)`` realising the heard ones, made in order from
+    ``start_hand`` under the card-reuse rule (BELOTE-ANN-4), or None if impossible.
+
+    ``wanted``: ``(kind, ident)`` with ``ident`` known (carré rank, or a shown sequence's
+    top card) or None (a sequence only heard by its type)."""
+
+    def search(i: int, seq_used: int, carre_used: int) -> list[tuple[str, int]] | None:
+        if i == len(wanted):
+            return []
+        kind, ident = wanted[i]
+        for k, idt, cards, _pts in available_announces(start_hand, seq_used, carre_used,
+                                                       exclusive, carre_value):
+            if k != kind or (ident is not None and idt != ident):
+                continue
+            if k == "carre":
+                rest = search(i + 1, seq_used, carre_used | cards)
+            else:
+                rest = search(i + 1, seq_used | cards, carre_used)
+            if rest is not None:
+                return [(k, idt), *rest]
+        return None
+
+    return search(0, 0, 0)
+
+
+def _heard(obs: dict) -> dict[int, list[tuple[str, int | None]]]:
+    """Per other seat, its announces in order as ``(kind, ident-or-None)``."""
+    shown: dict[int, int] = {int(s): _mask(DECK.parse_cards(c)) if c else 0
+                             for s, c in obs["shown"].items()}
+    out: dict[int, list[tuple[str, int | None]]] = {}
+    for a in obs["announces"]:
+        s = a["seat"]
+        if s == obs["seat"]:
+            continue
+        parts = a["announce"].split(":")
+        if parts[0] == "carre":
+            out.setdefault(s, []).append(("carre", "789TJQKA".index(parts[1][0])))
+        else:
+            out.setdefault(s, []).append((parts[0], None))
+    # shown sequences: their top cards are known (BELOTE-ANN-5); match them by kind
+    for s, lst in out.items():
+        if s not in shown:
+            continue
+        seqs = [k for k in _runs(shown[s])]
+        for i, (kind, _ident) in enumerate(lst):
+            if kind == "carre":
+                continue
+            for j, (k, top) in enumerate(seqs):
+                if k == kind:
+                    lst[i] = (kind, top)
+                    seqs.pop(j)
+                    break
+    return out
+
+
+def _runs(mask: int) -> list[tuple[str, int]]:
+    """Maximal runs of 3+ consecutive cards of a suit in ``mask``: (kind, top card)."""
+    out = []
+    for suit in range(4):
+        bits = (mask >> (8 * suit)) & 0xFF
+        rank = 0
+        while rank < 8:
+            if bits >> rank & 1:
+                start = rank
+                while rank < 8 and bits >> rank & 1:
+                    rank += 1
+                if rank - start >= 3:
+                    out.append((SEQ_KINDS[min(rank - start, 5) - 3], 8 * suit + rank - 1))
+            else:
+                rank += 1
+    return out
+
+
+# --- constraints ------------------------------------------------------------------------
+@dataclass
+class BeloteHidden(Hidden):
+    """``Hidden`` plus what per-card sets cannot say: the sequences heard per seat."""
+
+    played: list[int] = field(default_factory=lambda: [0, 0, 0, 0])  # cards played per seat
+    heard: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
+    exclusive: bool = False
+    carre_value: int = 100
+
+    def start_hand(self, seat: int, holdings: list[list[int]]) -> int:
+        """The 8-card hand ``seat`` began the play with, in a world drawn as ``holdings``
+        (unknown cards of each holder)."""
+        fixed = _mask(c for c, h in self.fixed.items() if h == seat)
+        return _mask(holdings[seat]) | fixed | self.played[seat]
+
+    def consistent(self, holdings: list[list[int]]) -> bool:
+        """True when every seat can hold the announces it was heard to make."""
+        return all(_announce_plan(self.start_hand(s, holdings), wanted, self.exclusive,
+                                  self.carre_value) is not None
+                   for s, wanted in self.heard.items()
+                   if any(i is None for _, i in wanted))
+
+    def sampler(self) -> DealSampler | _AnnounceSampler:
+        base = DealSampler(self.allowed, self.capacities)
+        if not any(i is None for w in self.heard.values() for _, i in w):
+            return base
+        return _AnnounceSampler(base, self)
+
+
+class _AnnounceSampler:
+    """Uniform over the deals of ``base`` in which the heard announces are possible
+    (rejection: redraw until consistent; after ``MAX_REDRAWS`` the last draw is kept and
+    ``world`` drops the announces it cannot realise)."""
+
+    def __init__(self, base: DealSampler, hidden_: BeloteHidden):
+        self.base, self.hidden = base, hidden_
+        self.capacities = base.capacities
+
+    def count(self) -> int:
+        """Number of deals satisfying the per-card constraints (an upper bound)."""
+        return self.base.count()
+
+    def sample(self, rng: random.Random) -> list[list[int]]:
+        draw = self.base.sample(rng)
+        for _ in range(MAX_REDRAWS):
+            if self.hidden.consistent(draw):
+                return draw
+            draw = self.base.sample(rng)
+        return draw
+
+    def samples(self, n: int, seed: int) -> list[list[list[int]]]:
+        rng = random.Random(seed)
+        return [self.sample(rng) for _ in range(n)]
+
+
+def _option(obs: dict, name: str, default: Any) -> Any:
+    return (obs.get("options") or {}).get(name, default)
+
+
+def hidden(obs: dict) -> BeloteHidden:
+    """Constraints for a Belote/Coinche seat during the card play (see the module
+    docstring for every inference and its rule)."""
+    if obs.get("phase") != "play":
+        raise AtoutError("belote/coinche worlds are sampled during the card play only")
+    me = obs["seat"]
+    strain = strain_of(obs["strain"])
+    taker = obs["taker"]
+    undertrump = _option(obs, "undertrump_required", True)
+    overtake = _option(obs, "ta_must_overtake", True)
+    belote_optional = _option(obs, "belote_optional", False)
+    ta_belote = _option(obs, "ta_belote", "each_suit")
+
+    hand = _mask(DECK.parse_cards(obs["hand"]))
+    current = _trick_cards(obs["trick"])
+    tricks = [_trick_cards(t) for t, _ in obs["tricks"]] + ([current] if current else [])
+    played = [0, 0, 0, 0]
+    for t in tricks:
+        for s, c in t:
+            played[s] |= 1 << c
+    all_played = played[0] | played[1] | played[2] | played[3]
+    # equal hands at the start of each trick (8 at the start of the play)
+    base = hand.bit_count() + (1 if any(s == me for s, _ in current) else 0)
+    size = [base - (1 if any(s == x for s, _ in current) else 0) for x in range(4)]
+
+    fixed: dict[int, int] = {c: me for c in _bits(hand)}
+    for s, cards in obs["shown"].items():  # BELOTE-ANN-5: shown from trick 2
+        for c in DECK.parse_cards(cards):
+            if not all_played >> c & 1:
+                fixed[c] = int(s)
+    heard = _heard(obs)
+    for s, wanted in heard.items():  # a carré heard names its four cards
+        for kind, ident in wanted:
+            if kind == "carre":
+                for suit in range(4):
+                    c = 8 * suit + ident
+                    if not all_played >> c & 1:
+                        fixed[c] = s
+    said = set()
+    for b in obs["belotes"]:  # BELOTE-BR-2: the holder of the other of K/Q is known
+        suit = "SHDC".index(b["suit"])
+        said.add((b["seat"], suit))
+        for c in DECK.parse_cards(b["cards"]):
+            if not all_played >> c & 1:
+                fixed[c] = b["seat"]
+    turned = obs.get("turned")
+    if turned:  # BELOTE-BID-4: the taker received the turned card
+        c = DECK.card(turned)
+        if not all_played >> c & 1:
+            fixed[c] = taker
+
+    forbid = [0, 0, 0, 0]
+    forbid[me] = FULL
+    for t in tricks:
+        led = t[0][1] >> 3
+        for i in range(1, len(t)):
+            s, c = t[i]
+            prefix = t[:i]
+            win_seat = trick_winner(prefix, strain)
+            win_card = next(x for y, x in prefix if y == win_seat)
+            suit = c >> 3
+            if strain == SA:  # COINCHE-PLAY-4
+                if suit != led:
+                    forbid[s] |= SUIT_MASK[led]
+            elif strain == TA:  # COINCHE-PLAY-3
+                if suit != led:
+                    forbid[s] |= SUIT_MASK[led]
+                elif overtake and not ABOVE[TA][win_card] >> c & 1:
+                    forbid[s] |= ABOVE[TA][win_card]
+            elif led == strain:  # BELOTE-PLAY-3.1: trump led, overtrump even over partner
+                if suit != strain:
+                    forbid[s] |= SUIT_MASK[strain]
+                elif not ABOVE[strain][win_card] >> c & 1:
+                    forbid[s] |= ABOVE[strain][win_card]
+            elif suit != led:  # BELOTE-PLAY-3.2: void in the led plain suit
+                forbid[s] |= SUIT_MASK[led]
+                if win_seat % 2 == s % 2:
+                    continue  # partner master: any card, nothing more to learn
+                trumped = win_card >> 3 == strain
+                if suit != strain:
+                    if not trumped or undertrump:  # had to trump (BELOTE-PLAY-4)
+                        forbid[s] |= SUIT_MASK[strain]
+                    else:  # undertrump_required=false: only the overtrump was due
+                        forbid[s] |= ABOVE[strain][win_card]
+                elif trumped and not ABOVE[strain][win_card] >> c & 1:
+                    forbid[s] |= ABOVE[strain][win_card]
+    if not belote_optional:  # BELOTE-BR-2 default: a belote is always said
+        for s in range(4):
+            for suit in belote_suits(0xFFFFFFFF, strain, ta_belote):
+                kq = (1 << (8 * suit + RK)) | (1 << (8 * suit + RQ))
+                if played[s] & kq and (s, suit) not in said:
+                    forbid[s] |= kq & ~played[s]
+
+    allowed: dict[int, int] = {}
+    for c in _bits(FULL & ~all_played):
+        if c in fixed:
+            continue
+        mask = 0
+        for s in range(4):
+            if not forbid[s] >> c & 1:
+                mask |= 1 << s
+        allowed[c] = mask
+    caps = list(size)
+    for h in fixed.values():
+        caps[h] -= 1
+    if min(caps) < 0:
+        raise AtoutError("observation is inconsistent: more known cards than places")
+    return BeloteHidden([f"seat{s}" for s in range(4)], fixed, allowed, caps, played, heard,
+                        _option(obs, "announce_card_reuse", "") == "exclusive",
+                        _option(obs, "carre_100_ranks_value", 100))
+
+
+# --- worlds -------------------------------------------------------------------------
+def world(state, seat: int, holdings: list[list[int]]):
+    """A full state equal to ``state`` for ``seat`` in which the other hands are
+    ``holdings`` (complete current hands per seat, ``seat``'s own unchanged).
+
+    A deal with a record is rebuilt (a deal consistent with the drawn hands; ``seat``'s
+    own dealt cards kept) and its history replayed, so the world is a genuine state
+    (legal history, undo, record); another seat's sequence announce that was heard but
+    not seen is replayed as a combination of the same kind found in the drawn hand.
+    A ``from_play`` position (no record) is copied with the hidden parts replaced."""
+    obs = state.observation(seat)
+    h = hidden(obs)
+    masks = [_mask(x) for x in holdings]
+    if masks[seat] != state.hands[seat]:
+        raise AtoutError("a world must keep the observer's own hand")
+    start = [masks[s] | h.played[s] for s in range(4)]
+    heard = dict(h.heard)
+    if state.tricks and state.announce_team is not None:  # shown: public, exact
+        for s in heard:
+            if s % 2 == state.announce_team:
+                heard[s] = [(a.kind, a.ident) for a in state.announces if a.seat == s]
+    plans = {s: _announce_plan(start[s], wanted, h.exclusive, h.carre_value)
+             for s, wanted in heard.items()}
+    if getattr(state, "from_position", False) or state.deal is None:
+        return _patched_copy(state, seat, masks, start, plans)
+    deal = _world_deal(state, seat, start)
+    w = type(state)(deal, state.options, state.dealer)
+    counters = {s: 0 for s in range(4)}
+    for mover, move in zip(state._seat_sequence(), state.history, strict=True):
+        if move.kind == "announce" and mover != seat:
+            i = counters[mover]
+            counters[mover] += 1
+            plan = plans.get(mover)
+            if plan is None:
+                continue  # cannot be realised in this drawn hand (rejection budget hit)
+            move = Move("announce", plan[i])
+        w.play(move)
+    return w
+
+
+def _world_deal(state, seat: int, start: list[int]) -> Deal:
+    """A deal giving each seat its world start hand (Coinche: 8 cards; Belote: 5 dealt
+    cards, the turned card and the stock in dealing order, BELOTE-DEAL-1/2)."""
+    if state.game == "coinche":
+        return Deal([sorted(_bits(m)) for m in start])
+    turned, dealer = state.turned, state.dealer
+    first = []
+    for s in range(4):
+        if s == seat:
+            first.append(list(state.deal.hands[s]))
+        else:
+            first.append(sorted(_bits(start[s] & ~(1 << turned)))[:5])
+    stock = []
+    for i in range(1, 5):
+        s = (dealer + i) % 4
+        stock.extend(sorted(_bits(start[s] & ~_mask(first[s]) & ~(1 << turned))))
+    return Deal(first, {"turned": [turned], "stock": stock})
+
+
+def _patched_copy(state, seat: int, masks: list[int], start: list[int],
+                  plans: dict[int, list[tuple[str, int]] | None]):
+    """World of a position without a deal record: replace the hidden parts of the state
+    and of its undo snapshots (hands, start hands, pending belotes, others' announces)."""
+    w = state.copy()
+    others = [s for s in range(4) if s != seat]
+    ta_belote = w._ta_belote()
+
+    def remap(announces: list[Announce]) -> list[Announce]:
+        out, count = [], {s: 0 for s in range(4)}
+        for a in announces:
+            if a.seat == seat:
+                out.append(a)
+                continue
+            plan = plans.get(a.seat)
+            i = count[a.seat]
+            count[a.seat] += 1
+            if plan is None:
+                continue
+            kind, ident = plan[i]
+            for k, idt, cards, pts in available_announces(start[a.seat], 0, 0, False,
+                                                          w.options["carre_100_ranks_value"]):
+                if (k, idt) == (kind, ident):
+                    out.append(Announce(a.seat, k, idt, cards, pts))
+                    break
+        return out
+
+    def fix(d: dict[str, Any], played_after: list[int]) -> None:
+        d["hands"] = [d["hands"][s] if s == seat else masks[s] | played_after[s]
+                      for s in range(4)]
+        d["start_hands"] = [d["start_hands"][s] if s == seat else start[s] for s in range(4)]
+        pend = [p for p in d["belote_pending"] if p[0] == seat]
+        gone = [p for p in d["belote_forgone"] if p[0] == seat]
+        for s in others:
+            gone_cards = start[s] & ~d["hands"][s]
+            for suit in belote_suits(start[s], w.strain, ta_belote):
+                if (s, suit) in d["belote_said"]:
+                    continue
+                kq = (1 << (8 * suit + RK)) | (1 << (8 * suit + RQ))
+                (gone if gone_cards & kq else pend).append((s, suit))
+        d["belote_pending"] = pend
+        d["belote_forgone"] = gone
+        d["announces"] = remap(d["announces"])
+        for s in others:
+            seq = carre = 0
+            for a in d["announces"]:
+                if a.seat == s:
+                    if a.kind == "carre":
+                        carre |= a.cards
+                    else:
+                        seq |= a.cards
+            d["seq_used"] = [*d["seq_used"][:s], seq, *d["seq_used"][s + 1:]]
+            d["carre_used"] = [*d["carre_used"][:s], carre, *d["carre_used"][s + 1:]]
+
+    # cards each seat played at or after each history index
+    seats = w._seat_sequence()
+    after = [0, 0, 0, 0]
+    fix(w.__dict__, after)
+    for k in range(len(w.history) - 1, -1, -1):
+        move = w.history[k]
+        if move.kind in ("card", "belote"):
+            after = list(after)
+            after[seats[k]] |= 1 << move.value
+        fix(w._undo_stack[k], after)
+    return w
