@@ -109,6 +109,72 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
         click.echo(f"result written to {out}")
 
 
+@cli.command()
+@click.argument("source", type=click.File("r"))
+@click.option("--game", type=GAME_CHOICE, default=None,
+              help="Game of a plain deal (records name their game).")
+@click.option("--players", type=int, default=None, help="Tarot: players of a plain deal.")
+@click.option("--variant", default=None, help="Tarocchini variant of a plain deal.")
+@click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="Rule option.")
+@click.option("--dealer", type=int, default=0, show_default=True, help="Dealer of a plain deal.")
+@click.option("--at", "at", default=None,
+              help="Position: number of record moves to replay, or 'play' (first lead). "
+                   "Default: after all moves, or the first lead of a finished deal.")
+@click.option("--table", "want_table", is_flag=True, help="Also print the DD table.")
+@click.option("--no-line", is_flag=True, help="Skip the optimal line.")
+@click.option("--node-budget", type=click.IntRange(1), default=None,
+              help="Stop each search after this many nodes.")
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
+              help="Stop each search after this many seconds.")
+@click.option("--tt-bits", type=click.IntRange(4, 28), default=None,
+              help="Transposition table size: 2**bits entries.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def solve(source, game, players, variant, option, dealer, at, want_table, no_line,
+          node_budget, deadline, tt_bits, as_json):
+    """Solve a deal double-dummy: value of every legal card, optimal line, DD table.
+
+    SOURCE is a file (or - for standard input) holding a record (text or JSON) or,
+    with --game, a plain deal. A plain deal has no contract: its DD table is printed.
+    """
+    from .cards import DECKS
+    from .dd.report import analyse, format_analysis, format_table, position_from_record, table_of
+    from .notation import Deal, parse_record
+
+    text = source.read().strip()
+    if not text:
+        raise AtoutError("empty input: expected a record or a deal")
+    result: dict = {}
+    if text.startswith(("[", "{")):
+        record = parse_record(text)
+        state, where = position_from_record(record, at)
+        result["position"] = where
+        if not state.is_over():
+            result["analysis"] = analyse(state, node_budget, deadline, tt_bits,
+                                         line=not no_line)
+            result["analysis"]["trick_len"] = len(getattr(state, "trick", []))
+        if want_table:
+            result["table"] = table_of(record.deal, record.game, record.options,
+                                       record.dealer, node_budget, tt_bits)
+        game, players_n = record.game, len(record.deal.hands)
+    else:
+        if game is None:
+            raise AtoutError("a plain deal needs --game (records name their game)")
+        opts = game_options(players, variant, option)
+        deal = Deal.from_text(text, DECKS[game])
+        get_game(game).new_state(options=opts, dealer=dealer, deal=deal)  # validates
+        result["table"] = table_of(deal, game, opts, dealer, node_budget, tt_bits)
+        players_n = len(deal.hands)
+    if as_json:
+        click.echo(json.dumps(result, default=str))
+        return
+    if "position" in result:
+        click.echo(f"position: {result['position']}")
+    if "analysis" in result:
+        click.echo(format_analysis(result["analysis"], players_n))
+    if "table" in result:
+        click.echo(format_table(game, result["table"]))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning package errors into one line and exit 2."""
     try:

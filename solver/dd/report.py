@@ -1,0 +1,179 @@
+"""What `atout solve` prints: the value of every legal card at a position, the optimal
+line and the DD table, as readable text or as JSON. Game-independent: it only uses
+``solver.dd``'s per-game modules through their shared API."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import AtoutError
+from ..games import state_from_record
+from ..games.base import GameState
+from ..notation import Record
+from . import module_for
+
+VALUE_MEANING = {
+    "tarot": "T, the per-defender amount for the attack (TAROT-SCORE-1)",
+    "belote": "the attack's card points incl. dix de der (252 on capot)",
+    "coinche": "the attack's card points incl. dix de der (252 on capot)",
+    "tarocchini": "the value for side 1 (see solver.dd.tarocchini)",
+}
+
+
+def _seconds(r: Any) -> float:
+    return float(getattr(r, "time", None) or getattr(r, "seconds", 0.0) or 0.0)
+
+
+def position_from_record(record: Record, at: str | None = None) -> tuple[GameState, str]:
+    """The position to analyse and a note saying which one it is.
+
+    ``at``: a number of moves to replay, ``'play'`` for the first lead, or None: after
+    every move of the record, or at the first lead if the record is a finished deal."""
+    if at is not None and at != "play":
+        try:
+            k = int(at)
+        except ValueError:
+            raise AtoutError(f"--at must be a move count or 'play', got {at!r}") from None
+        if not 0 <= k <= len(record.moves):
+            raise AtoutError(f"--at {k}: the record has {len(record.moves)} moves")
+        part = Record(record.game, record.options, record.dealer, record.deal,
+                      record.moves[:k])
+        return state_from_record(part), f"after move {k}"
+    full = state_from_record(record)
+    if at is None and not full.is_over():
+        return full, f"after the record's {len(record.moves)} moves"
+    # replay up to the first card of the deal
+    for k in range(len(record.moves) + 1):
+        part = Record(record.game, record.options, record.dealer, record.deal,
+                      record.moves[:k])
+        st = state_from_record(part)
+        if st.is_over():
+            break
+        if st.phase == "play" and any(m.kind == "card" for m in st.legal_moves()) and (
+                k == len(record.moves) or _is_card_token(st, record.moves[k])):
+            return st, f"at the first lead (after move {k})"
+    raise AtoutError("the record never reaches the card play (no contract?)")
+
+
+def _is_card_token(state: GameState, token: str) -> bool:
+    try:
+        return state.parse_move(token).kind == "card"
+    except AtoutError:
+        return False
+
+
+def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
+            tt_bits: int | None = None, line: bool = True) -> dict[str, Any]:
+    """Value of every legal card (best first for the seat to act) and an optimal line."""
+    if state.is_over():
+        raise AtoutError("the deal is over: nothing to solve")
+    if getattr(state, "phase", "play") != "play":
+        raise AtoutError(f"the position is not in the card play (phase {state.phase!r})")
+    mod = module_for(state.game)
+    limits: dict[str, Any] = {"node_budget": node_budget, "deadline": deadline}
+    if tt_bits is not None:
+        limits["tt_bits"] = tt_bits
+    values = mod.solve_cards(state, **limits)
+    seat = state.to_act
+    side = state.side_of(seat) if hasattr(state, "side_of") else None
+    sign = 1 if side in (None, 1) else -1
+    rows = []
+    for move, r in values.items():
+        rows.append({"move": state.move_token(move), "value": r.value,
+                     "complete": bool(r.complete), "nodes": int(r.nodes),
+                     "seconds": round(_seconds(r), 6)})
+    rows.sort(key=lambda x: (x["value"] is None, -sign * (x["value"] or 0)))
+    out: dict[str, Any] = {
+        "game": state.game, "to_act": seat,
+        "side_to_act": "attack" if side == 1 else "defence" if side == 0 else None,
+        "value_meaning": VALUE_MEANING.get(state.game, ""),
+        # per-card node counts, or one shared total repeated on every card
+        "cards": rows, "nodes": (rows[0]["nodes"] if len({r["nodes"] for r in rows}) == 1
+                                 else sum(r["nodes"] for r in rows)),
+    }
+    complete = [r for r in rows if r["complete"]]
+    if complete:
+        best = complete[0]["value"]
+        out["value"] = best if len(complete) == len(rows) else None
+    if line and rows and all(r["complete"] for r in rows):
+        pv = mod.principal_variation(state, **limits)
+        out["line"] = [state.move_token(m) if hasattr(state, "move_token") else str(m)
+                       for m in pv]
+    return out
+
+
+def format_analysis(a: dict[str, Any], players: int) -> str:
+    lines = [f"{a['game']}: seat {a['to_act']} to play ({a['side_to_act'] or 'n/a'}); "
+             f"values are {a['value_meaning']}"]
+    lines.append(f"{'card':>6}  {'value':>8}  {'nodes':>12}  {'time (s)':>9}")
+    for r in a["cards"]:
+        v = r["value"] if r["complete"] else "stopped"
+        lines.append(f"{r['move']:>6}  {v!s:>8}  {r['nodes']:>12,}  {r['seconds']:>9.4f}")
+    if a.get("value") is not None:
+        lines.append(f"position value: {a['value']}  (nodes {a['nodes']:,})")
+    else:
+        lines.append("a search limit stopped the solver: some values are unknown")
+    if a.get("line"):
+        lines.append("optimal line (one trick per group):")
+        toks = a["line"]
+        first = players - a.get("trick_len", 0)
+        groups = [toks[:first]] + [toks[i:i + players] for i in range(first, len(toks), players)]
+        lines.append("  " + " | ".join(" ".join(g) for g in groups if g))
+    return "\n".join(lines)
+
+
+def table_of(record_or_deal, game: str, options: dict[str, Any], dealer: int,
+             node_budget: int | None = None, tt_bits: int | None = None) -> dict[str, Any]:
+    """The game's DD table as JSON-ready data (and par for Coinche)."""
+    mod = module_for(game)
+    kw: dict[str, Any] = {"node_budget": node_budget}
+    if tt_bits is not None:
+        kw["tt_bits"] = tt_bits
+    if game == "tarot":
+        t = mod.dd_table(record_or_deal, options, dealer, **kw)
+        return {"rows": [{"taker": taker, "contract": contract, "value": r.value,
+                          "attack_points": getattr(r, "attack_points", None),
+                          "called": getattr(r, "called", None), "nodes": r.nodes,
+                          "complete": r.complete}
+                         for (taker, contract), r in sorted(t.items())]}
+    if game in ("belote", "coinche"):
+        t = mod.dd_table(record_or_deal, game, options, dealer, **kw)
+        out: dict[str, Any] = {"rows": [
+            {"strain": strain, "side": side, "points": e["points"], "capot": e["capot"],
+             "generale": e["generale"], "nodes": e["nodes"], "complete": e["complete"]}
+            for strain, sides in t.items() for side, e in sides.items()]}
+        if game == "coinche":
+            out["par"] = mod.par(record_or_deal, options, dealer, table=t)
+        return out
+    if hasattr(mod, "dd_table"):
+        t = mod.dd_table(record_or_deal, options=options, dealer=dealer)
+        return {"rows": t if isinstance(t, list) else [
+            {"key": str(k), "value": getattr(v, "value", v)} for k, v in dict(t).items()]}
+    raise AtoutError(f"no DD table for {game}")
+
+
+def format_table(game: str, t: dict[str, Any]) -> str:
+    rows = t["rows"]
+    if not rows:
+        return "(empty table)"
+    keys = [k for k in rows[0] if k != "complete"]
+    lines = ["DD table:", "  ".join(f"{k:>12}" for k in keys)]
+    for r in rows:
+        lines.append("  ".join(f"{_cell(r.get(k)):>12}" for k in keys))
+    if "par" in t:
+        lines.append(f"par: {_par_text(t['par'])}")
+    return "\n".join(lines)
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, dict):
+        return ",".join(f"{k}:{_cell(x)}" for k, x in v.items())
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return "-" if v is None else str(v)
+
+
+def _par_text(p: Any) -> str:
+    if isinstance(p, dict):
+        return ", ".join(f"{k}={_cell(v)}" for k, v in p.items())
+    return str(p)

@@ -1,0 +1,71 @@
+"""`atout solve`: values of every legal card, optimal line, DD table; clear errors."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from solver import dd
+from solver.cli import cli, main
+from solver.dd.report import position_from_record
+from solver.notation import parse_record
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def run(*args, input=None):
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def test_solve_coinche_record_values_line_and_par():
+    res = run("solve", str(EXAMPLES / "coinche_deal.txt"), "--table", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    cards = out["analysis"]["cards"]
+    assert len(cards) == 8 and all(c["complete"] for c in cards)
+    # the position value is the best card's value, and the line is a whole deal
+    assert out["analysis"]["value"] == cards[0]["value"]
+    assert len(out["analysis"]["line"]) == 32
+    assert {r["strain"] for r in out["table"]["rows"]} == {"S", "H", "D", "C", "TA", "SA"}
+    assert "contract" in out["table"]["par"]
+
+
+def test_solve_values_match_the_dd_api():
+    record = parse_record((EXAMPLES / "belote_ex10.txt").read_text())
+    state, _ = position_from_record(record)
+    expected = {state.move_token(m): r.value for m, r in dd.solve_cards(state).items()}
+    res = run("solve", str(EXAMPLES / "belote_ex10.txt"), "--json", "--no-line")
+    got = {c["move"]: c["value"] for c in json.loads(res.output)["analysis"]["cards"]}
+    assert got == expected
+
+
+def test_solve_tarot_endgame_from_stdin_text_output():
+    text = (EXAMPLES / "tarot4.txt").read_text()
+    res = run("solve", "-", "--at", "70", input=text)
+    assert res.exit_code == 0, res.output
+    assert "position value:" in res.output and "optimal line" in res.output
+
+
+@pytest.mark.parametrize("args,input,message", [
+    (["solve", "-"], "", "empty input"),
+    (["solve", "-"], "KS QS / JS", "needs --game"),
+    (["solve", "-", "--at", "2"], None, "not in the card play"),
+    (["solve", "-", "--at", "999"], None, "has 83 moves"),
+    (["solve", "-"], "[Game \"tarot\"][Deal \"KS ZZ\"]", "'ZZ'"),
+])
+def test_solve_user_errors_are_one_line(args, input, message, capsys):
+    if input is None:
+        input = (EXAMPLES / "tarot4.txt").read_text()
+    import io
+    import sys
+    old = sys.stdin
+    sys.stdin = io.StringIO(input)
+    try:
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+    finally:
+        sys.stdin = old
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("atout: error:") and message in err and "\n" not in err
