@@ -820,9 +820,24 @@ class TarocchiniState(GameState):
         decl, opp = terziglio_settlement(self.result["winner"], self.result["game_points"])
         return [float(decl if s == self.declarer else opp) for s in range(self.n)]
 
+    @property
+    def taker(self) -> int | None:
+        """The Terziglio declarer (the contract's taker, for match statistics); None in
+        Ottocento, which has no contract (OTTO-SCORE-2)."""
+        return self.declarer if self.variant == "terziglio" else None
+
+    def contract_made(self) -> bool | None:
+        """Terziglio: True iff the declarer won the deal (TERZ-SCORE-2); None in Ottocento,
+        for a thrown-in deal or before the end."""
+        if self.variant != "terziglio" or self.result is None or self.abandoned \
+                or "winner" not in self.result:
+            return None
+        return self.result["winner"] == 0
+
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` knows: own hand (only the packets dealt so far during the monte
-        vote), public declarations, bids, votes, tricks, signals; own discard."""
+        vote), public declarations, bids, votes, tricks, signals; own discard; the
+        options, the cards out of the hands (``played``) and the size of the pile aside."""
         hand = self.hands[seat]
         if self.phase == "monte" and self.monte_masks:
             hand = 0
@@ -837,7 +852,9 @@ class TarocchiniState(GameState):
                 "discard": self.discard if own_discard else None,
                 "tricks": [(list(t), w) for t, w in self.tricks], "trick": list(self.trick),
                 "signals": list(self.signals), "to_act": self.to_act,
-                "totals": list(self.totals), "voids": self.inferred_voids()}
+                "totals": list(self.totals), "voids": self.inferred_voids(),
+                "options": dict(self.options), "played": self.played,
+                "aside_size": (self.discard | self.stock).bit_count()}
 
     def inferred_voids(self) -> list[set[int]]:
         """Suits (0..3, ``TRUMP``) each seat has shown out of, from the play
