@@ -1,0 +1,1028 @@
+# cython: language_level=3
+"""Tarocchini (Ottocento / Terziglio) card-play core: bitboards, legal moves, tricks,
+the Matto exchange, pile combinations, seeded playouts and the exact double-dummy
+search (rules: shared/rules/tarocchini.md sections 2-8, 9, 10).
+
+Card layout ("core bits", one uint64_t for the 62 cards): plain suit ``s`` (S B C D =
+0..3) owns bits ``10*s .. 10*s+9`` and inside a suit the bit position is the
+trick-taking power (TAROC-RANK-3): long suits S B ``A 6 7 8 9 10 J N Q K`` (= deck
+order), round suits C D ``10 9 8 7 6 A J N Q K`` (pips reversed).  Trumps keep their
+deck bits 40..60 (BAG, MO1..MO4, T5..T16, LUN, SOL, MON, ANG: already in power order,
+the four Moors share one rank, TAROC-RANK-2) and the Matto is bit 61.
+
+Card points are in half points, ``2 * value - 1`` per card (TAROC-PTS-2): a pile of
+``n`` cards is worth ``n + 8*(five-point cards) + 6*Q + 4*N + 2*J`` half points.
+
+The hot code is plain C: ``cdef ... noexcept nogil`` functions on ``uint64_t`` masks
+and small ints.  The Python classes at the end only copy integers in and out; the
+Python face (solver/core/tarocchini.py) validates positions before they get here.
+"""
+
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t
+from libc.stdlib cimport calloc, free
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+
+from bitboard cimport popcount64, lowest_bit, highest_bit
+
+DEF NCARDS = 62
+DEF MAT = 61
+DEF BAG = 40
+DEF ANG = 60
+DEF MON = 59
+DEF TRUMPSUIT = 4
+DEF MATSUIT = 5
+DEF INF = 1000000
+DEF VBOUND = 20000      # |value| is far below this (half points)
+DEF LAST_HALF = 12      # 6 card points for the last trick (TAROC-PTS-2)
+DEF MAXPLY = 80
+
+# ---------------------------------------------------------------------------
+# Tables (filled once at import)
+# ---------------------------------------------------------------------------
+
+cdef int DECK2CORE[62]
+cdef int CORE2DECK[62]
+cdef int SUIT[62]           # core card -> 0..3 plain suit, 4 trump, 5 Matto
+cdef int POWER[62]          # core card -> power inside its suit (Moors all equal)
+cdef int PTS[62]            # core card -> half points (2 * value - 1)
+cdef uint64_t SUITMASK[5]
+cdef uint64_t TRUMPS        # BAG .. ANG (the Matto is not a trump, TAROC-RANK-1)
+cdef uint64_t MATB
+cdef uint64_t MOORS
+cdef uint64_t FIVE          # the five-point cards (TAROC-DECK-2)
+cdef uint64_t QUEENS, KNIGHTS, JACKS, KINGS, ACES
+cdef uint64_t PIPS          # 6..10 of every suit: in no combination, 1 point
+cdef uint64_t REL           # cards that can count in a combination (all but PIPS)
+cdef uint64_t TAROCCHI_M    # ANG MON BAG MAT
+cdef uint64_t CONT          # the contatori BAG MAT
+cdef int KING_C[4]
+cdef int QNJ_M_SHIFT[4]
+cdef uint64_t QNJ[4]
+cdef int ACE_C[4]
+cdef int GIVE_ORDER[43]     # TAROC-MATTO-2 scartino order (engine: pick_scartino)
+cdef int NGIVE
+cdef int LOWEST_ORDER[61]   # TAROC-MATTO-5 lowest-valued card order (pick_lowest)
+cdef int GPATH[15]          # the Grande's walk: MON SOL LUN T16 .. T5 (TAROC-MELD-7)
+cdef uint64_t HEADM
+
+
+cdef void _init_tables():
+    global TRUMPS, MATB, MOORS, FIVE, QUEENS, KNIGHTS, JACKS, KINGS, ACES, PIPS, REL
+    global TAROCCHI_M, CONT, NGIVE, HEADM
+    cdef int c, s, r, pos, i, k
+    for c in range(62):
+        if c < 40:
+            s = c // 10
+            r = c % 10
+            pos = 5 - r if (s >= 2 and r <= 5) else r   # TAROC-RANK-3
+            DECK2CORE[c] = 10 * s + pos
+        else:
+            DECK2CORE[c] = c
+    for c in range(62):
+        CORE2DECK[DECK2CORE[c]] = c
+    TRUMPS = ((<uint64_t>1 << 21) - 1) << 40
+    MATB = <uint64_t>1 << MAT
+    MOORS = (<uint64_t>0xF) << 41
+    for s in range(4):
+        SUITMASK[s] = (<uint64_t>0x3FF) << (10 * s)
+    SUITMASK[4] = TRUMPS
+    KINGS = QUEENS = KNIGHTS = JACKS = ACES = PIPS = 0
+    for s in range(4):
+        KING_C[s] = 10 * s + 9
+        KINGS |= <uint64_t>1 << (10 * s + 9)
+        QUEENS |= <uint64_t>1 << (10 * s + 8)
+        KNIGHTS |= <uint64_t>1 << (10 * s + 7)
+        JACKS |= <uint64_t>1 << (10 * s + 6)
+        QNJ[s] = (<uint64_t>7) << (10 * s + 6)
+        ACE_C[s] = DECK2CORE[10 * s]
+        ACES |= <uint64_t>1 << ACE_C[s]
+        for r in range(1, 6):
+            PIPS |= <uint64_t>1 << DECK2CORE[10 * s + r]
+    FIVE = KINGS | (<uint64_t>1 << ANG) | (<uint64_t>1 << MON) | (<uint64_t>1 << BAG) | MATB
+    REL = (((<uint64_t>1) << 62) - 1) & ~PIPS
+    TAROCCHI_M = (<uint64_t>1 << ANG) | (<uint64_t>1 << MON) | (<uint64_t>1 << BAG) | MATB
+    CONT = (<uint64_t>1 << BAG) | MATB
+    for c in range(62):
+        if c < 40:
+            SUIT[c] = c // 10
+            POWER[c] = c % 10
+        elif c < MAT:
+            SUIT[c] = TRUMPSUIT
+            POWER[c] = 41 if 41 <= c <= 44 else c
+        else:
+            SUIT[c] = MATSUIT
+            POWER[c] = -1
+        PTS[c] = (1 + 8 * ((FIVE >> c) & 1) + 6 * ((QUEENS >> c) & 1)
+                  + 4 * ((KNIGHTS >> c) & 1) + 2 * ((JACKS >> c) & 1))
+    # scartino order (solver.games.tarocchini._GIVE_ORDER, deck order): pips 6..10,
+    # Aces, Moors, T5..T16, LUN, SOL
+    k = 0
+    for c in range(40):
+        if 1 <= c % 10 <= 5:
+            GIVE_ORDER[k] = DECK2CORE[c]
+            k += 1
+    for s in range(4):
+        GIVE_ORDER[k] = DECK2CORE[10 * s]
+        k += 1
+    for c in range(41, 59):
+        GIVE_ORDER[k] = c
+        k += 1
+    NGIVE = k
+    # lowest-valued card (pick_lowest): the give order, then by value and deck index
+    for i in range(NGIVE):
+        LOWEST_ORDER[i] = GIVE_ORDER[i]
+    k = NGIVE
+    for r in (6, 7, 8):            # Jacks (2), Knights (3), Queens (4)
+        for s in range(4):
+            LOWEST_ORDER[k] = DECK2CORE[10 * s + r]
+            k += 1
+    for c in (9, 19, 29, 39, 40, 59, 60):   # value 5 by deck index (MAT excluded)
+        LOWEST_ORDER[k] = DECK2CORE[c]
+        k += 1
+    GPATH[0] = MON
+    GPATH[1] = 58
+    GPATH[2] = 57
+    for i in range(12):
+        GPATH[3 + i] = 56 - i
+    HEADM = (<uint64_t>7) << 57
+
+
+_init_tables()
+
+
+cdef inline int pile_half(uint64_t m) noexcept nogil:
+    """Card points of a set in half points: n + 8 f5 + 6 Q + 4 N + 2 J (TAROC-PTS-2)."""
+    return (popcount64(m) + 8 * popcount64(m & FIVE) + 6 * popcount64(m & QUEENS)
+            + 4 * popcount64(m & KNIGHTS) + 2 * popcount64(m & JACKS))
+
+
+# ---------------------------------------------------------------------------
+# Combinations (TAROC-MELD-1..12) of a set of core cards
+# ---------------------------------------------------------------------------
+
+cdef void _gwalk(uint64_t nat, int i, int cnt, int left, int skip, int prevf,
+                 int* best) noexcept nogil:
+    """The Grande's walk (TAROC-MELD-7), counting cards: ``cnt`` counted so far,
+    ``left`` contatori unused, ``skip`` the free head skip still available,
+    ``prevf`` the previous position was filled by a contatore."""
+    cdef int L, p
+    if i == 15:   # T5 reached: every held Moor extends the Grande
+        L = cnt + popcount64(nat & MOORS) + left + 1
+        if L > best[0]:
+            best[0] = L
+        return
+    p = GPATH[i]
+    if (nat >> p) & 1:
+        _gwalk(nat, i + 1, cnt + 1, left, skip, 0, best)
+        return
+    if i < 3 and skip:
+        _gwalk(nat, i + 1, cnt, left, 0, 0, best)
+    if left:
+        if prevf:   # two consecutive contatori: the sequence ends after the second
+            L = cnt + 1 + (left - 1) + 1
+            if L > best[0]:
+                best[0] = L
+        else:
+            _gwalk(nat, i + 1, cnt + 1, left - 1, skip, 1, best)
+    if i >= 3:      # stop at a missing card (never inside the head group)
+        L = cnt + left + 1
+        if L > best[0]:
+            best[0] = L
+
+
+cdef inline int grande_len(uint64_t m, int k) noexcept nogil:
+    cdef uint64_t nat = m & TRUMPS & ~(<uint64_t>1 << BAG)
+    cdef int best = 0
+    if not (nat >> ANG) & 1 or not (nat & HEADM):
+        return 0
+    _gwalk(nat, 0, 0, k, 1, 0, &best)
+    return best if best >= 3 else 0
+
+
+cdef inline int seq_len(uint64_t m, int fam, int k, int maxc) noexcept nogil:
+    """Length of the best sequence of family ``fam`` (0 Grande, 1..4 suits S B C D,
+    5 Moors, 6 Aces) with ``k`` contatori available (0 = no valid sequence)."""
+    cdef int s, f, j, n
+    if fam == 0:
+        return grande_len(m, k)
+    if fam <= 4:    # TAROC-MELD-6
+        s = fam - 1
+        if not (m >> KING_C[s]) & 1:
+            return 0
+        f = popcount64(m & QNJ[s])
+        j = k if k < maxc else maxc
+        if f < 1 or f + j < 2:
+            return 0
+        return 1 + f + j + <int>((m >> ACE_C[s]) & 1)
+    n = popcount64(m & (MOORS if fam == 5 else ACES))   # TAROC-MELD-8/9
+    if n < 2 or n + k < 3:
+        return 0
+    return n + k
+
+
+cdef inline int seq_pts(int L) noexcept nogil:
+    return 10 + 5 * (L - 3) if L >= 3 else 0    # TAROC-MELD-3
+
+
+cdef int melds(uint64_t m, int multi, int maxc) noexcept nogil:
+    """Points of the best combination set within ``m`` (one scoring unit):
+    cricche (TAROC-MELD-2) and sequences, each total doubled at 3+ combinations
+    (TAROC-MELD-10); contatori multi-use or single-use (TAROC-MELD-12)."""
+    cdef int cr = 0, ncr = 0, n, k, f, L, tot, ns, best, a0, a1, cnt[7]
+    n = popcount64(m & TAROCCHI_M)
+    if n >= 3:
+        cr += 18 if n == 3 else 36
+        ncr += 1
+    n = popcount64(m & KINGS)
+    if n >= 3:
+        cr += 17 if n == 3 else 34
+        ncr += 1
+    n = popcount64(m & QUEENS)
+    if n >= 3:
+        cr += 14 if n == 3 else 28
+        ncr += 1
+    n = popcount64(m & KNIGHTS)
+    if n >= 3:
+        cr += 13 if n == 3 else 26
+        ncr += 1
+    n = popcount64(m & JACKS)
+    if n >= 3:
+        cr += 12 if n == 3 else 24
+        ncr += 1
+    if ncr >= 3:
+        cr *= 2
+    k = popcount64(m & CONT)
+    if multi or k == 0:
+        tot = 0
+        ns = 0
+        for f in range(7):
+            L = seq_len(m, f, k, maxc)
+            if L:
+                tot += seq_pts(L)
+                ns += 1
+        if ns >= 3:
+            tot *= 2
+        return cr + tot
+    # single use: each contatore to at most one sequence (7 = none), best total
+    best = 0
+    for a0 in range(8):
+        for a1 in range(8 if k == 2 else 1):
+            for f in range(7):
+                cnt[f] = 0
+            if a0 < 7:
+                cnt[a0] += 1
+            if k == 2 and a1 < 7:
+                cnt[a1] += 1
+            tot = 0
+            ns = 0
+            for f in range(7):
+                L = seq_len(m, f, cnt[f], maxc)
+                if L:
+                    tot += seq_pts(L)
+                    ns += 1
+            if ns >= 3:
+                tot *= 2
+            if tot > best:
+                best = tot
+    return cr + best
+
+
+# ---------------------------------------------------------------------------
+# Positions, legal moves, tricks
+# ---------------------------------------------------------------------------
+
+ctypedef struct Game:
+    int n                   # 4 Ottocento, 3 Terziglio
+    int side[4]             # seat -> side (0 / 1)
+    uint64_t discard        # core mask, joins discard_side's pile (OTTO-DEAL-3, TERZ-BID-2)
+    int discard_side
+    uint64_t stock          # solo stock, to the side of the last trick (TERZ-BID-3)
+    int decl_half[2]        # declared points per side, in half points (TAROC-DECL-4)
+    int multi               # TAROC-MELD-12 contatore_multi_use
+    int maxc                # TAROC-MELD-6 max_contatori_per_suit_sequence
+
+
+ctypedef struct Pos:
+    uint64_t hand[4]
+    int tcard[4]            # the trick in progress, in play order from the leader
+    int trick_n
+    int leader
+    uint64_t pile[2]        # cards won by each side (after Matto exchanges)
+    int owed[2]             # scartini owed (TAROC-MATTO-2)
+    int won[2]              # tricks won by each side
+    int last_side           # side of the last completed trick's winner (-1: none)
+    int last_winner
+
+
+cdef inline uint64_t legal_mask(const Game* g, const Pos* p) noexcept nogil:
+    """TAROC-PLAY-1/2/3 and TAROC-MATTO-1 as mask operations."""
+    cdef int seat = (p.leader + p.trick_n) % g.n
+    cdef uint64_t hand = p.hand[seat], follow, tr
+    cdef int led = -1, i
+    for i in range(p.trick_n):
+        if p.tcard[i] != MAT:       # TAROC-PLAY-2: a led Matto lets the next card decide
+            led = SUIT[p.tcard[i]]
+            break
+    if led < 0:
+        return hand
+    follow = hand & SUITMASK[led]
+    if follow:
+        return follow | (hand & MATB)
+    if led != TRUMPSUIT:
+        tr = hand & TRUMPS          # no obligation to overtrump
+        if tr:
+            return tr | (hand & MATB)
+    return hand
+
+
+cdef inline int trick_best(const Pos* p, int upto) noexcept nogil:
+    """Index in the trick of the card currently winning among the first ``upto``
+    cards (TAROC-PLAY-4, equal Moors: the last one wins, TAROC-RANK-2); -1 if none."""
+    cdef int led = -1, i, c, k, best = -1, bk = -1
+    for i in range(upto):
+        if p.tcard[i] != MAT:
+            led = SUIT[p.tcard[i]]
+            break
+    for i in range(upto):
+        c = p.tcard[i]
+        if c == MAT:
+            continue        # the Matto never wins (TAROC-RANK-1)
+        if SUIT[c] == TRUMPSUIT:
+            k = 100 + POWER[c]
+        elif SUIT[c] == led:
+            k = POWER[c]
+        else:
+            continue
+        if k > bk or (k == bk and k == 141):
+            best = i
+            bk = k
+    return best
+
+
+cdef inline int pick_give(uint64_t pile) noexcept nogil:
+    cdef int i
+    for i in range(NGIVE):
+        if (pile >> GIVE_ORDER[i]) & 1:
+            return GIVE_ORDER[i]
+    return -1
+
+
+cdef inline int pick_lowest(uint64_t pile) noexcept nogil:
+    cdef int i
+    for i in range(61):
+        if (pile >> LOWEST_ORDER[i]) & 1:
+            return LOWEST_ORDER[i]
+    return -1
+
+
+cdef inline void collect(const Game* g, Pos* p) noexcept nogil:
+    """Winner of the complete trick, Matto exchange and scartino debts (TAROC-MATTO-2)."""
+    cdef int bi = trick_best(p, g.n), i, c, s, ws, w, mat_side = -1
+    cdef uint64_t cards = 0
+    w = (p.leader + bi) % g.n
+    ws = g.side[w]
+    for i in range(g.n):
+        c = p.tcard[i]
+        cards |= <uint64_t>1 << c
+        if c == MAT:
+            mat_side = g.side[(p.leader + i) % g.n]
+    if mat_side >= 0 and mat_side != ws:
+        p.pile[ws] |= cards & ~MATB
+        p.pile[mat_side] |= MATB
+        p.owed[mat_side] += 1
+    else:
+        p.pile[ws] |= cards
+    for s in range(2):
+        while p.owed[s]:
+            c = pick_give(p.pile[s] & ~MATB)
+            if c < 0:
+                break
+            p.pile[s] &= ~(<uint64_t>1 << c)
+            p.pile[1 - s] |= <uint64_t>1 << c
+            p.owed[s] -= 1
+    p.won[ws] += 1
+    p.trick_n = 0
+    p.leader = w
+    p.last_side = ws
+    p.last_winner = w
+
+
+cdef inline void pos_play(const Game* g, Pos* p, int c) noexcept nogil:
+    cdef int seat = (p.leader + p.trick_n) % g.n
+    p.hand[seat] &= ~(<uint64_t>1 << c)
+    p.tcard[p.trick_n] = c
+    p.trick_n += 1
+    if p.trick_n == g.n:
+        collect(g, p)
+
+
+cdef inline int pos_over(const Game* g, const Pos* p) noexcept nogil:
+    return p.trick_n == 0 and (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) == 0
+
+
+cdef void final_piles(const Game* g, const Pos* p, uint64_t* piles) noexcept nogil:
+    """End of hand (TAROC-MATTO-3/5, OTTO-DEAL-3, TERZ-BID-2/3), as final_piles."""
+    cdef int s, c, owner, owed[2]
+    piles[0] = p.pile[0]
+    piles[1] = p.pile[1]
+    owed[0] = p.owed[0]
+    owed[1] = p.owed[1]
+    for s in range(2):
+        if (piles[s] & MATB) and p.won[s] == 0:
+            piles[s] &= ~MATB
+            piles[1 - s] |= MATB
+            owed[s] = 0
+        while owed[s]:
+            c = pick_lowest(piles[s])
+            if c < 0:
+                break
+            piles[s] &= ~(<uint64_t>1 << c)
+            piles[1 - s] |= <uint64_t>1 << c
+            owed[s] -= 1
+    if g.discard:
+        owner = g.discard_side
+        if p.won[owner] == 0:
+            owner = 1 - owner
+        piles[owner] |= g.discard
+    if g.stock and p.last_side >= 0:
+        piles[p.last_side] |= g.stock
+
+
+cdef int final_totals(const Game* g, const Pos* p, int* tot, int* md, int* cp,
+                      uint64_t* piles) noexcept nogil:
+    """Each side's total in half points (OTTO-SCORE-1, TERZ-SCORE-1); returns
+    side 1 minus side 0."""
+    cdef int s
+    final_piles(g, p, piles)
+    for s in range(2):
+        md[s] = melds(piles[s], g.multi, g.maxc)
+        cp[s] = pile_half(piles[s])
+        tot[s] = g.decl_half[s] + 2 * md[s] + cp[s] + (LAST_HALF if s == p.last_side else 0)
+    return tot[1] - tot[0]
+
+
+cdef inline int final_value(const Game* g, const Pos* p) noexcept nogil:
+    cdef int tot[2], md[2], cp[2]
+    cdef uint64_t piles[2]
+    return final_totals(g, p, tot, md, cp, piles)
+
+
+# ---------------------------------------------------------------------------
+# Seeded random playouts
+# ---------------------------------------------------------------------------
+
+cdef inline uint64_t splitmix(uint64_t* s) noexcept nogil:
+    cdef uint64_t z
+    s[0] += <uint64_t>0x9E3779B97F4A7C15
+    z = s[0]
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int pick_bit(uint64_t m, uint64_t rnd) noexcept nogil:
+    """A uniformly chosen set bit of ``m`` (non-zero)."""
+    cdef int k = popcount64(m)
+    cdef int i = <int>(((rnd >> 32) * <uint64_t>k) >> 32)
+    while i > 0:
+        m &= m - 1
+        i -= 1
+    return lowest_bit(m)
+
+
+cdef int64_t run_playouts(const Game* g, const Pos* start, int64_t n, uint64_t seed,
+                          int64_t* side1_total) noexcept nogil:
+    """``n`` random playouts to the end; returns the sum of the final values
+    (side 1 minus side 0, half points) and adds side 1's totals to ``side1_total``."""
+    cdef Pos p
+    cdef int64_t total = 0, i
+    cdef uint64_t st = seed
+    cdef int tot[2], md[2], cp[2]
+    cdef uint64_t piles[2]
+    for i in range(n):
+        p = start[0]
+        while not pos_over(g, &p):
+            pos_play(g, &p, pick_bit(legal_mask(g, &p), splitmix(&st)))
+        total += final_totals(g, &p, tot, md, cp, piles)
+        side1_total[0] += tot[1]
+    return total
+
+
+# ---------------------------------------------------------------------------
+# Python-facing helpers (conversions)
+# ---------------------------------------------------------------------------
+
+cdef uint64_t to_core(uint64_t deck_mask):
+    cdef uint64_t out = 0
+    cdef int d
+    while deck_mask:
+        d = lowest_bit(deck_mask)
+        deck_mask &= deck_mask - 1
+        out |= <uint64_t>1 << DECK2CORE[d]
+    return out
+
+
+cdef uint64_t to_deck(uint64_t core_mask):
+    cdef uint64_t out = 0
+    cdef int c
+    while core_mask:
+        c = lowest_bit(core_mask)
+        core_mask &= core_mask - 1
+        out |= <uint64_t>1 << CORE2DECK[c]
+    return out
+
+
+cdef void game_init(Game* g, int n, side, uint64_t discard, int discard_side,
+                    uint64_t stock, decl, bint multi, int maxc):
+    cdef int i
+    g.n = n
+    for i in range(4):
+        g.side[i] = int(side[i]) if i < n else 0
+    g.discard = to_core(discard)
+    g.discard_side = discard_side
+    g.stock = to_core(stock)
+    g.decl_half[0] = 2 * int(decl[0])
+    g.decl_half[1] = 2 * int(decl[1])
+    g.multi = 1 if multi else 0
+    g.maxc = maxc
+
+
+cdef void pos_init(Pos* p, hands, trick, int leader, piles, owed, won, int last_side):
+    cdef int i
+    for i in range(4):
+        p.hand[i] = to_core(hands[i]) if i < len(hands) else 0
+    p.trick_n = len(trick)
+    for i in range(p.trick_n):
+        p.tcard[i] = DECK2CORE[int(trick[i])]
+    p.leader = leader
+    for i in range(2):
+        p.pile[i] = to_core(piles[i])
+        p.owed[i] = int(owed[i])
+        p.won[i] = int(won[i])
+    p.last_side = last_side
+    p.last_winner = -1
+
+
+def deck_to_core(int deck_card) -> int:
+    """Core bit of a deck card index."""
+    return DECK2CORE[deck_card]
+
+
+def core_to_deck(int core_card) -> int:
+    """Deck index of a core bit."""
+    return CORE2DECK[core_card]
+
+
+def meld_points(uint64_t deck_mask, bint multi_use=True, int max_cont=2) -> int:
+    """Points of the best combination set within a deck mask (TAROC-MELD)."""
+    return melds(to_core(deck_mask), 1 if multi_use else 0, max_cont)
+
+
+def points_half(uint64_t deck_mask) -> int:
+    """Card points of a deck mask in half points (TAROC-PTS-2)."""
+    return pile_half(to_core(deck_mask))
+
+
+cdef class TarocchiniCore:
+    """One play-phase position with O(1) play/undo (a copy of the small position
+    struct per ply), legal masks, trick results, final totals and seeded playouts.
+    Cards in and out are deck indices / deck masks."""
+
+    cdef Game g
+    cdef Pos p
+    cdef Pos hist[MAXPLY]
+    cdef int nhist
+
+    def __init__(self, int n, side, uint64_t discard=0, int discard_side=0,
+                 uint64_t stock=0, decl=(0, 0), bint multi_use=True, int max_cont=2):
+        game_init(&self.g, n, side, discard, discard_side, stock, decl, multi_use, max_cont)
+        self.nhist = 0
+
+    def set_position(self, hands, trick, int leader, piles=(0, 0), owed=(0, 0),
+                     won=(0, 0), int last_side=-1):
+        pos_init(&self.p, hands, trick, leader, piles, owed, won, last_side)
+        self.nhist = 0
+
+    def to_act(self) -> int:
+        return (self.p.leader + self.p.trick_n) % self.g.n
+
+    def leader(self) -> int:
+        return self.p.leader
+
+    def trick_count(self) -> int:
+        return self.p.trick_n
+
+    def last_winner(self) -> int:
+        return self.p.last_winner
+
+    def current_winner(self) -> int:
+        """Seat currently winning the trick in progress (-1 if none)."""
+        cdef int i = trick_best(&self.p, self.p.trick_n)
+        return -1 if i < 0 else (self.p.leader + i) % self.g.n
+
+    def hand(self, int seat) -> int:
+        return to_deck(self.p.hand[seat])
+
+    def piles(self) -> list:
+        return [to_deck(self.p.pile[0]), to_deck(self.p.pile[1])]
+
+    def owed(self) -> list:
+        return [self.p.owed[0], self.p.owed[1]]
+
+    def won(self) -> list:
+        return [self.p.won[0], self.p.won[1]]
+
+    def is_over(self) -> bool:
+        return bool(pos_over(&self.g, &self.p))
+
+    def legal(self) -> int:
+        """Deck mask of the legal cards of the seat to act."""
+        return to_deck(legal_mask(&self.g, &self.p))
+
+    def play(self, int deck_card):
+        """Play a card (the caller checks legality; the face does)."""
+        cdef int c = DECK2CORE[deck_card]
+        cdef int seat = (self.p.leader + self.p.trick_n) % self.g.n
+        if self.nhist >= MAXPLY:
+            raise IndexError("too many plies")
+        if not (legal_mask(&self.g, &self.p) >> c) & 1:
+            raise ValueError(f"card {deck_card} is not legal for seat {seat}")
+        self.hist[self.nhist] = self.p
+        self.nhist += 1
+        pos_play(&self.g, &self.p, c)
+
+    def undo(self):
+        if self.nhist == 0:
+            raise IndexError("nothing to undo")
+        self.nhist -= 1
+        self.p = self.hist[self.nhist]
+
+    def final(self) -> dict:
+        """Final piles (deck masks), combinations, card points and totals (half points)
+        of the finished hand; ``value`` = side 1 total minus side 0 total."""
+        cdef int tot[2], md[2], cp[2]
+        cdef uint64_t piles[2]
+        cdef int v = final_totals(&self.g, &self.p, tot, md, cp, piles)
+        return {"piles": [to_deck(piles[0]), to_deck(piles[1])], "pile_melds": [md[0], md[1]],
+                "card_points_half": [cp[0], cp[1]], "totals_half": [tot[0], tot[1]],
+                "last_trick": self.p.last_side, "value": v}
+
+    def playouts(self, long long n, unsigned long long seed) -> tuple:
+        """``n`` seeded random playouts inside the core from the current position:
+        (sum of final values side 1 − side 0, sum of side 1 totals), half points."""
+        cdef int64_t s1 = 0, tot
+        with nogil:
+            tot = run_playouts(&self.g, &self.p, n, seed, &s1)
+        return tot, s1
+
+
+# ---------------------------------------------------------------------------
+# Exact double-dummy search
+# ---------------------------------------------------------------------------
+# Value: the final total of side 1 minus that of side 0 (half points), side 1
+# maximises.  Transposition table entries at trick boundaries, keyed on the hands
+# (hence the remaining cards), the leader, the combination-relevant captured cards of
+# side 1 (side 0's are the rest of the captured ones), scartino debts, "has won a
+# trick" per side and, while the Matto is still in a hand, whether each side's pile
+# holds a pip (which scartino it would give).  Values are stored relative to the card
+# points already taken (pile1 − pile0 half points): the rest of the value is a function
+# of the key.
+
+ctypedef struct TTEntry:
+    uint64_t h[4]
+    uint64_t rel1
+    uint32_t gen
+    int32_t lb
+    int32_t ub
+    uint8_t info            # leader | flags << 2
+    uint8_t move            # best move (core card) or 255
+    uint8_t left            # cards left in the position
+
+
+ctypedef struct Search:
+    Game g
+    Pos p
+    TTEntry* tt
+    int tt_bits
+    uint64_t tt_size
+    uint32_t gen
+    int64_t nodes
+    int64_t budget
+    double deadline
+    int aborted
+    int64_t tt_probes
+    int64_t tt_hits
+    int64_t tt_stores
+    int64_t probes
+    int merge
+
+
+cdef inline double now_s() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline int key_flags(const Pos* p) noexcept nogil:
+    cdef int f = (p.owed[0] & 1) | ((p.owed[1] & 1) << 1)
+    f |= (1 if p.won[0] else 0) << 2
+    f |= (1 if p.won[1] else 0) << 3
+    if (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & MATB:
+        f |= (1 if p.pile[0] & PIPS else 0) << 4
+        f |= (1 if p.pile[1] & PIPS else 0) << 5
+    return f
+
+
+cdef inline TTEntry* tt_slot(Search* s, uint64_t* hk, int info, uint64_t rel1,
+                             int probe) noexcept nogil:
+    """The entry for this key (probe: NULL if absent; store: the slot to use; buckets
+    of two, same key reused, else an older generation, else the smaller subtree)."""
+    cdef uint64_t h = mix64(hk[0] ^ mix64(hk[1] ^ mix64(hk[2] ^ mix64(hk[3] ^ mix64(
+        rel1 ^ (<uint64_t>info << 56))))))
+    cdef uint64_t i = (h >> (64 - s.tt_bits)) & ~(<uint64_t>1)
+    cdef TTEntry* a = &s.tt[i]
+    cdef TTEntry* b = &s.tt[i + 1]
+    cdef int k
+    for k in range(2):
+        if (a.gen == s.gen and a.info == info and a.rel1 == rel1 and a.h[0] == hk[0]
+                and a.h[1] == hk[1] and a.h[2] == hk[2] and a.h[3] == hk[3]):
+            return a
+        a, b = b, a
+    if probe:
+        return NULL
+    if a.gen != s.gen:
+        return a
+    if b.gen != s.gen:
+        return b
+    return a if a.left <= b.left else b
+
+
+cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmove) noexcept nogil:
+    """Heuristic order: the TT's best move; win the trick cheaply; give points to a
+    partner who is winning; otherwise duck with the cheapest card."""
+    cdef Pos* p = &s.p
+    cdef int side = s.g.side[seat], wi, wseat, wins, pw
+    if c == ttmove:
+        return 10000
+    pw = POWER[c] + (100 if SUIT[c] == TRUMPSUIT else 0)
+    if p.trick_n == 0:
+        return PTS[c] * 4 + pw
+    wseat = (p.leader + cur_best_i) % s.g.n if cur_best_i >= 0 else -1
+    # would c win against the current best card?
+    p.tcard[p.trick_n] = c
+    wi = trick_best(p, p.trick_n + 1)
+    wins = wi == p.trick_n
+    if wseat >= 0 and s.g.side[wseat] == side and not wins:
+        return 3000 + PTS[c] * 8 - pw
+    if wins:
+        return 2000 - pw + PTS[c] * 2
+    return 1000 - PTS[c] * 8 - pw
+
+
+cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
+    """Legal cards of the seat to act, equivalent cards merged, in search order.
+    Merged: pips (6..10, in no combination, 1 point each) of one holder with no other
+    remaining card of the suit between them, and the Moors of one hand (equal rank,
+    equal value, interchangeable in every combination)."""
+    cdef Pos* p = &s.p
+    cdef int seat = (p.leader + p.trick_n) % s.g.n
+    cdef uint64_t legal = legal_mask(&s.g, p), present, m, above
+    cdef int n = 0, c, i, j, sc[24], cbi, t
+    cdef int moor_done = 0
+    present = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    for i in range(p.trick_n):
+        present |= <uint64_t>1 << p.tcard[i]
+    cbi = trick_best(p, p.trick_n)
+    m = legal
+    while m:
+        c = lowest_bit(m)
+        m &= m - 1
+        if s.merge:
+            if (MOORS >> c) & 1:
+                if moor_done:
+                    continue
+                moor_done = 1
+            elif (PIPS >> c) & 1:
+                above = present & SUITMASK[SUIT[c]] & ~((<uint64_t>2 << c) - 1)
+                if above:
+                    t = lowest_bit(above)
+                    if ((PIPS >> t) & 1) and ((p.hand[seat] >> t) & 1):
+                        continue    # the next higher remaining card is mine: same value
+        out[n] = c
+        sc[n] = move_score(s, c, seat, cbi, ttmove)
+        n += 1
+    # insertion sort, best score first
+    for i in range(1, n):
+        c = out[i]
+        t = sc[i]
+        j = i - 1
+        while j >= 0 and sc[j] < t:
+            out[j + 1] = out[j]
+            sc[j + 1] = sc[j]
+            j -= 1
+        out[j + 1] = c
+        sc[j + 1] = t
+    return n
+
+
+cdef int search(Search* s, int beta) noexcept nogil:
+    """Null-window fail-soft alpha-beta: a value >= beta is a lower bound, < beta an
+    upper bound of the final value (side 1 − side 0, half points)."""
+    cdef Pos* p = &s.p
+    cdef Pos saved
+    cdef int seat, maxi, best, v, i, n, moves[24], rel = 0, info = 0, ttmove = 255
+    cdef int bm = 255, left
+    cdef uint64_t hk[4], rel1 = 0
+    cdef TTEntry* e
+    s.nodes += 1
+    if s.budget and s.nodes > s.budget:
+        s.aborted = 1
+        return 0
+    if s.deadline > 0 and (s.nodes & 1023) == 0 and now_s() > s.deadline:
+        s.aborted = 1
+        return 0
+    if p.trick_n == 0:
+        if (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) == 0:
+            return final_value(&s.g, p)
+        rel = pile_half(p.pile[1]) - pile_half(p.pile[0])
+        hk[0] = p.hand[0]
+        hk[1] = p.hand[1]
+        hk[2] = p.hand[2]
+        hk[3] = p.hand[3]
+        rel1 = p.pile[1] & REL
+        info = p.leader | (key_flags(p) << 2)
+        s.tt_probes += 1
+        e = tt_slot(s, hk, info, rel1, 1)
+        if e != NULL:
+            s.tt_hits += 1
+            if e.lb + rel >= beta:
+                return e.lb + rel
+            if e.ub + rel < beta:
+                return e.ub + rel
+            ttmove = e.move
+    seat = (p.leader + p.trick_n) % s.g.n
+    maxi = s.g.side[seat] == 1
+    n = gen_moves(s, moves, ttmove)
+    best = -INF if maxi else INF
+    for i in range(n):
+        saved = p[0]
+        pos_play(&s.g, p, moves[i])
+        v = search(s, beta)
+        p[0] = saved
+        if s.aborted:
+            return 0
+        if maxi:
+            if v > best:
+                best = v
+                bm = moves[i]
+                if best >= beta:
+                    break
+        else:
+            if v < best:
+                best = v
+                bm = moves[i]
+                if best < beta:
+                    break
+    if p.trick_n == 0:
+        left = popcount64(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
+        e = tt_slot(s, hk, info, rel1, 0)
+        s.tt_stores += 1
+        if not (e.gen == s.gen and e.info == info and e.rel1 == rel1 and e.h[0] == hk[0]
+                and e.h[1] == hk[1] and e.h[2] == hk[2] and e.h[3] == hk[3]):
+            e.h[0] = hk[0]
+            e.h[1] = hk[1]
+            e.h[2] = hk[2]
+            e.h[3] = hk[3]
+            e.rel1 = rel1
+            e.info = <uint8_t>info
+            e.gen = s.gen
+            e.lb = -INF
+            e.ub = INF
+            e.move = 255
+        e.left = <uint8_t>left
+        if best >= beta:
+            if best - rel > e.lb:
+                e.lb = best - rel
+        else:
+            if best - rel < e.ub:
+                e.ub = best - rel
+        e.move = <uint8_t>bm
+    return best
+
+
+cdef int mtd(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
+    """Drive zero-window probes to the exact value: MTD(f) steps from ``guess``, then
+    bisection of [lo, hi] once MTD(f) is slow (values jump by combinations)."""
+    cdef int lo = -VBOUND, hi = VBOUND, g = guess, beta, v, k = 0
+    while lo < hi:
+        if k < 4:
+            beta = g + 1 if g == lo else g
+            if beta <= lo:
+                beta = lo + 1
+            if beta > hi:
+                beta = hi
+        else:
+            beta = lo + (hi - lo + 1) // 2
+        v = search(s, beta)
+        s.probes += 1
+        k += 1
+        if s.aborted:
+            break
+        if v >= beta:
+            lo = v
+        else:
+            hi = v
+        g = v
+    lo_out[0] = lo
+    hi_out[0] = hi
+    return lo
+
+
+cdef class DDSolver:
+    """Exact double-dummy search with a transposition table of ``2**tt_bits`` entries
+    (buckets of two, generation tags: one generation per loaded position)."""
+
+    cdef Search s
+
+    def __cinit__(self, int tt_bits=18):
+        if tt_bits < 4 or tt_bits > 28:
+            raise ValueError("tt_bits must be in 4..28")
+        self.s.tt_bits = tt_bits
+        self.s.tt_size = (<uint64_t>1) << tt_bits
+        self.s.tt = <TTEntry*>calloc(self.s.tt_size, sizeof(TTEntry))
+        if self.s.tt == NULL:
+            raise MemoryError("transposition table")
+        self.s.gen = 0
+        self.s.merge = 1
+
+    def __dealloc__(self):
+        if self.s.tt != NULL:
+            free(self.s.tt)
+            self.s.tt = NULL
+
+    def configure(self, int n, side, uint64_t discard=0, int discard_side=0,
+                  uint64_t stock=0, decl=(0, 0), bint multi_use=True, int max_cont=2):
+        game_init(&self.s.g, n, side, discard, discard_side, stock, decl, multi_use,
+                  max_cont)
+        self.s.gen += 1
+
+    def set_merge(self, bint on):
+        """Equivalent-card merging on/off (for measurements)."""
+        self.s.merge = 1 if on else 0
+
+    def set_position(self, hands, trick, int leader, piles=(0, 0), owed=(0, 0),
+                     won=(0, 0), int last_side=-1):
+        pos_init(&self.s.p, hands, trick, leader, piles, owed, won, last_side)
+        self.s.gen += 1
+
+    def reset_stats(self):
+        self.s.tt_probes = self.s.tt_hits = self.s.tt_stores = self.s.probes = 0
+
+    def stats(self) -> dict:
+        return {"tt_probes": self.s.tt_probes, "tt_hits": self.s.tt_hits,
+                "tt_stores": self.s.tt_stores, "probes": self.s.probes,
+                "tt_entries": self.s.tt_size}
+
+    def solve(self, int guess, long long node_budget, double deadline) -> tuple:
+        """(value, lower, upper, nodes, complete) of the loaded position."""
+        cdef int lo, hi, v
+        self.s.nodes = 0
+        self.s.aborted = 0
+        self.s.budget = node_budget
+        self.s.deadline = (now_s() + deadline) if deadline > 0 else 0.0
+        with nogil:
+            v = mtd(&self.s, guess, &lo, &hi)
+        return v, lo, hi, self.s.nodes, not self.s.aborted
+
+    def solve_cards(self, long long node_budget, double deadline) -> tuple:
+        """([(deck card, lower, upper)], nodes, complete): every legal card's value
+        (exact when lower == upper)."""
+        cdef uint64_t legal = legal_mask(&self.s.g, &self.s.p)
+        cdef Pos saved = self.s.p
+        cdef int c, lo, hi, guess = 0, first = 1
+        out = []
+        self.s.nodes = 0
+        self.s.aborted = 0
+        self.s.budget = node_budget
+        self.s.deadline = (now_s() + deadline) if deadline > 0 else 0.0
+        while legal:
+            c = lowest_bit(legal)
+            legal &= legal - 1
+            pos_play(&self.s.g, &self.s.p, c)
+            if self.s.aborted:
+                lo, hi = -VBOUND, VBOUND
+            else:
+                with nogil:
+                    mtd(&self.s, guess, &lo, &hi)
+                if not self.s.aborted and first:
+                    guess = lo
+                    first = 0
+            self.s.p = saved
+            out.append((CORE2DECK[c], lo, hi))
+        return out, self.s.nodes, not self.s.aborted
