@@ -32,6 +32,8 @@ from bitboard cimport popcount64, lowest_bit, highest_bit
 DEF TA = 4
 DEF SA = 5
 DEF MAXMOVES = 8
+DEF TT_MIN_LEFT = 1  # no table below this many cards per hand (cheaper to search)
+DEF STATS = 0      # 1: count nodes by depth and cutoff positions (diagnostics)
 
 STRAIN_NAMES = ("S", "H", "D", "C", "TA", "SA")
 
@@ -697,6 +699,8 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
     cdef uint64_t lower, m = legal
     cdef int scores[8]
     cdef int n = 0, c, b, sc, j, partner_win, sure, top
+    cdef int cand[8]
+    cdef int nc = 0, i
     if p.trick_n:
         sep |= (<uint64_t>1) << p.win
     partner_win = p.trick_n > 0 and (p.win_seat & 1) == (seat & 1)
@@ -708,6 +712,13 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
             b = highest_bit(lower)
             if (mine >> b) & 1 and r.pts[b] == r.pts[c]:
                 continue
+        cand[nc] = c
+        nc += 1
+    if nc == 1:
+        moves[0] = cand[0]
+        return 1
+    for i in range(nc):
+        c = cand[i]
         # --- heuristic score: will my side surely win / lose this trick after c?
         sure = trick_outlook(r, p, seat, c)
         if sure > 0:
@@ -795,7 +806,8 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
     if check_limits(s):
         return 0
     seat = (p.leader + p.trick_n) & 3
-    s.by_left[popcount64(p.hand[seat])] += 1
+    if STATS:
+        s.by_left[popcount64(p.hand[seat])] += 1
     if p.trick_n == 0:
         nleft = popcount64(p.hand[seat])
         if nleft == 1:
@@ -810,8 +822,11 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
             return lo
         if hi < beta:
             return hi
-        key = tt_key(s, MODE_VALUE)
-        e = tt_probe(s, key)
+        if nleft > TT_MIN_LEFT:
+            key = tt_key(s, MODE_VALUE)
+            e = tt_probe(s, key)
+        else:
+            e = NULL
         if e != NULL:
             if e.lb + p.ap >= beta:
                 return e.lb + p.ap
@@ -835,20 +850,26 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
                 best = g
                 bm = c
             if g >= beta:
-                s.cut_at[i] += 1
-                if i: s.late_cut[saved.trick_n][1] += 1
-                else: s.first_cut[saved.trick_n][1] += 1
+                if STATS:
+                    s.cut_at[i] += 1
+                    if i:
+                        s.late_cut[saved.trick_n][1] += 1
+                    else:
+                        s.first_cut[saved.trick_n][1] += 1
                 break
         else:
             if g < best:
                 best = g
                 bm = c
             if g < beta:
-                s.cut_at[i] += 1
-                if i: s.late_cut[saved.trick_n][0] += 1
-                else: s.first_cut[saved.trick_n][0] += 1
+                if STATS:
+                    s.cut_at[i] += 1
+                    if i:
+                        s.late_cut[saved.trick_n][0] += 1
+                    else:
+                        s.first_cut[saved.trick_n][0] += 1
                 break
-    if saved.trick_n == 0:
+    if saved.trick_n == 0 and nleft > TT_MIN_LEFT:
         tt_store(s, key, best - saved.ap, best >= beta, bm, nleft)
     return best
 
@@ -911,14 +932,37 @@ cdef inline int value_hi(const Search* s) noexcept nogil:
     return p.ap + p.rem_pts + p.trick_pts + 10
 
 
+cdef int greedy_value(Search* s) noexcept nogil:
+    """Value of the line where every seat plays its first-ordered card: a cheap guess
+    for the first probe (not a bound)."""
+    cdef Pos saved = s.p
+    cdef int moves[8]
+    cdef int seat, v
+    while s.p.hand[0] | s.p.hand[1] | s.p.hand[2] | s.p.hand[3]:
+        seat = (s.p.leader + s.p.trick_n) & 3
+        order_moves(s, pos_legal(&s.r, &s.p), seat, -1, moves)
+        pos_play(&s.r, &s.p, moves[0])
+    v = final_attack(&s.r, &s.p)
+    s.p = saved
+    return v
+
+
 cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
-    """MTD(f) over the integer point range with zero-window probes; exact unless the
-    node budget or deadline stopped it (then lo_out/hi_out are the proven bounds)."""
+    """Exact value by zero-window probes: the first at ``guess`` (or the greedy line's
+    value), then bisection of the proven interval.  ``lo_out``/``hi_out`` hold known
+    bounds on entry (-1: none) and the proven bounds on exit (equal unless the node
+    budget or deadline stopped the search)."""
     cdef int lo = s.p.ap, hi = value_hi(s), g, beta
+    if lo_out[0] > lo:
+        lo = lo_out[0]
+    if hi_out[0] >= 0 and hi_out[0] < hi:
+        hi = hi_out[0]
     if s.p.hand[0] | s.p.hand[1] | s.p.hand[2] | s.p.hand[3] == 0:
         lo = final_attack(&s.r, &s.p)
         hi = lo
     g = guess
+    if g < 0:
+        g = greedy_value(s)
     if g < lo or g > hi:
         g = (lo + hi) // 2
     while lo < hi:
@@ -1077,7 +1121,7 @@ cdef class DDSolver:
 
     def solve(self, int guess=-1, long long node_budget=0, double seconds=0.0):
         """Value of the loaded position: (value, lo, hi, nodes, complete)."""
-        cdef int lo = 0, hi = 0
+        cdef int lo = -1, hi = -1
         self._limits(node_budget, seconds)
         with nogil:
             mtdf(&self.s, guess, &lo, &hi)
@@ -1090,11 +1134,18 @@ cdef class DDSolver:
         cdef uint64_t legal = pos_legal(&self.s.r, &self.s.p)
         cdef uint64_t m = legal
         cdef uint64_t sep, lower
-        cdef int c, b, lo = 0, hi = 0, guess = -1, seat
+        cdef int c, b, lo = -1, hi = -1, guess = -1, seat, v, maximize
         cdef int vlo[32]
         cdef int vhi[32]
         self._limits(node_budget, seconds)
         seat = pos_to_act(&self.s.p)
+        maximize = (seat & 1) == saved.attack
+        # the position's value first: a max node's cards are worth <= v (and the best
+        # ones exactly v), a min node's >= v, so most cards need one probe at v
+        with nogil:
+            v = mtdf(&self.s, -1, &lo, &hi)
+        if lo != hi:
+            v = -1
         sep = saved.hand[0] | saved.hand[1] | saved.hand[2] | saved.hand[3]
         if saved.trick_n:
             sep |= (<uint64_t>1) << saved.win
@@ -1113,6 +1164,14 @@ cdef class DDSolver:
                 vhi[c] = value_hi(&self.s)
             else:
                 pos_play(&self.s.r, &self.s.p, c)
+                lo = -1
+                hi = -1
+                if v >= 0:
+                    if maximize:
+                        hi = v
+                    else:
+                        lo = v
+                    guess = v
                 with nogil:
                     mtdf(&self.s, guess, &lo, &hi)
                 self.s.p = saved
