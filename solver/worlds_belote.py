@@ -100,8 +100,6 @@ def _announce_plan(start_hand: int, wanted: list[tuple[str, int | None]], exclus
 
 def _heard(obs: dict) -> dict[int, list[tuple[str, int | None]]]:
     """Per other seat, its announces in order as ``(kind, ident-or-None)``."""
-    shown: dict[int, int] = {int(s): _mask(DECK.parse_cards(c)) if c else 0
-                             for s, c in obs["shown"].items()}
     out: dict[int, list[tuple[str, int | None]]] = {}
     for a in obs["announces"]:
         s = a["seat"]
@@ -112,24 +110,30 @@ def _heard(obs: dict) -> dict[int, list[tuple[str, int | None]]]:
             out.setdefault(s, []).append(("carre", "789TJQKA".index(parts[1][0])))
         else:
             out.setdefault(s, []).append((parts[0], None))
-    # shown sequences: their top cards are known (BELOTE-ANN-5); match them by kind
-    for s, lst in out.items():
-        if s not in shown:
-            continue
-        seqs = [k for k in _runs(shown[s])]
-        for i, (kind, _ident) in enumerate(lst):
-            if kind == "carre":
-                continue
-            for j, (k, top) in enumerate(seqs):
-                if k == kind:
-                    lst[i] = (kind, top)
-                    seqs.pop(j)
-                    break
     return out
 
 
-def _runs(mask: int) -> list[tuple[str, int]]:
-    """Maximal runs of 3+ consecutive cards of a suit in ``mask``: (kind, top card)."""
+def _shown_runs(obs: dict, heard: dict[int, list[tuple[str, int | None]]]
+                ) -> dict[int, list[tuple[str, int, int]]]:
+    """Sequences of each seat whose cards are shown (BELOTE-ANN-5), as maximal runs
+    ``(kind, top, bottom)``. With the default card reuse an announced sequence is a
+    maximal run of the hand (BELOTE-ANN-2/4), hence of the shown cards; it is identified
+    only when the shown cards hold exactly the announced number of runs (three carrés
+    of adjacent ranks could form extra runs) and never with ``exclusive`` reuse."""
+    out = {}
+    if _option(obs, "announce_card_reuse", "carre_and_sequence") == "exclusive":
+        return out
+    for s, cards in obs["shown"].items():
+        s = int(s)
+        kinds = sorted(k for k, _ in heard.get(s, []) if k != "carre")
+        runs = _runs(_mask(DECK.parse_cards(cards)))
+        if sorted(k for k, _, _ in runs) == kinds and kinds:
+            out[s] = runs
+    return out
+
+
+def _runs(mask: int) -> list[tuple[str, int, int]]:
+    """Maximal runs of 3+ consecutive cards of a suit in ``mask``: (kind, top, bottom)."""
     out = []
     for suit in range(4):
         bits = (mask >> (8 * suit)) & 0xFF
@@ -140,7 +144,8 @@ def _runs(mask: int) -> list[tuple[str, int]]:
                 while rank < 8 and bits >> rank & 1:
                     rank += 1
                 if rank - start >= 3:
-                    out.append((SEQ_KINDS[min(rank - start, 5) - 3], 8 * suit + rank - 1))
+                    out.append((SEQ_KINDS[min(rank - start, 5) - 3], 8 * suit + rank - 1,
+                                8 * suit + start))
             else:
                 rank += 1
     return out
@@ -226,7 +231,9 @@ def hidden(obs: dict) -> BeloteHidden:
     for t in tricks:
         for s, c in t:
             played[s] |= 1 << c
-    all_played = played[0] | played[1] | played[2] | played[3]
+    # cards played before the recorded tricks (from_play positions) are out of play
+    all_played = played[0] | played[1] | played[2] | played[3] \
+        | _mask(DECK.parse_cards(obs.get("gone") or ""))
     # equal hands at the start of each trick (8 at the start of the play)
     base = hand.bit_count() + (1 if any(s == me for s, _ in current) else 0)
     size = [base - (1 if any(s == x for s, _ in current) else 0) for x in range(4)]
@@ -237,6 +244,18 @@ def hidden(obs: dict) -> BeloteHidden:
             if not all_played >> c & 1:
                 fixed[c] = int(s)
     heard = _heard(obs)
+    forbid = [0, 0, 0, 0]
+    forbid[me] = FULL
+    for s, runs in _shown_runs(obs, heard).items():
+        # a shown sequence is a maximal run: the cards extending it were not held
+        lst = heard[s]
+        for kind, top, bottom in runs:
+            i = next(i for i, (k, x) in enumerate(lst) if k == kind and x is None)
+            lst[i] = (kind, top)
+            if top & 7 < 7:
+                forbid[s] |= 1 << (top + 1)
+            if bottom & 7 > 0:
+                forbid[s] |= 1 << (bottom - 1)
     for s, wanted in heard.items():  # a carré heard names its four cards
         for kind, ident in wanted:
             if kind == "carre":
@@ -257,8 +276,6 @@ def hidden(obs: dict) -> BeloteHidden:
         if not all_played >> c & 1:
             fixed[c] = taker
 
-    forbid = [0, 0, 0, 0]
-    forbid[me] = FULL
     for t in tricks:
         led = t[0][1] >> 3
         for i in range(1, len(t)):

@@ -684,6 +684,11 @@ class TrickPlayState(GameState):
             "belotes": belotes,
             "points": list(self.points),
             "options": dict(self.options),  # the rules in force are public
+            # cards played before the recorded tricks (a from_play position): public
+            "gone": "" if self.phase == "bid" else DECK.format_cards(
+                0xFFFFFFFF & ~(self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3])
+                & ~sum(1 << c for t, _ in self.tricks for _, c in t)
+                & ~sum(1 << c for _, c in self.trick)),
         }
 
     def history_tokens(self, observer: int | None = None) -> list[str]:
