@@ -175,6 +175,89 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
         click.echo(format_table(game, result["table"]))
 
 
+@cli.command()
+@click.argument("game", type=GAME_CHOICE)
+@click.option("--hand", required=True, help='The seat\'s cards, e.g. "JH 9H AS TS KD 7C 8C QC".')
+@click.option("--seat", type=int, default=0, show_default=True)
+@click.option("--dealer", type=int, default=None, help="Dealer seat (default: the one "
+              "that makes SEAT the next to speak after --auction).")
+@click.option("--players", type=int, default=None, help="Tarot: 3, 4 or 5 players.")
+@click.option("--variant", default=None, help="Tarocchini: ottocento or terziglio.")
+@click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="Rule option.")
+@click.option("--auction", default="", help='Calls so far as move tokens, e.g. "pass bid:90:H".')
+@click.option("--turned", default=None, help="Belote: the turned card.")
+@click.option("--samples", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--mode", type=click.Choice(["dd", "pimc"]), default="dd", show_default=True,
+              help="dd: double-dummy over sampled worlds (fast, optimistic); "
+                   "pimc: PIMC play-outs (realistic, slow).")
+@click.option("--all", "show_all", is_flag=True, help="List every option, not the top 12.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--plot", "plot", default=None, metavar="FILE.png",
+              help="Write the score distributions of the best options as a picture "
+                   "(matplotlib; without it a terminal histogram is printed).")
+def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned, samples,
+             seed, mode, show_all, as_json, plot):
+    """Evaluate a hand: P(make), expected score and quantiles of every candidate bid."""
+    from .bidding import Context, format_evaluation, histogram, make_evaluator
+    from .bidding import evaluate as run_evaluation
+    from .cards import DECKS
+    from .notation import NotationError
+
+    opts = game_options(players, variant, option)
+    deck = DECKS[game]
+    cards = deck.parse_cards(hand)
+    if dealer is None:
+        n = num_players_of(game, opts)
+        dealer = (seat - 1 - len(auction.split())) % n  # SEAT is the next to speak
+    extra = {}
+    if turned is not None:
+        try:
+            extra["turned"] = deck.card(turned)
+        except NotationError as e:
+            raise AtoutError(f"--turned: {e}") from None
+    ctx = Context(game, cards, seat, dealer, opts, auction.split(), extra)
+    evaluator = make_evaluator(ctx)  # validates hand, seat and auction first
+    with click.progressbar(length=samples, label="worlds", file=sys.stderr) as bar:
+        result = run_evaluation(ctx, samples=samples, seed=seed, mode=mode,
+                                progress=bar.update, evaluator=evaluator)
+    if as_json:
+        click.echo(json.dumps(result.to_json(), default=str))
+    else:
+        click.echo(format_evaluation(result, None if show_all else 12))
+    if plot:
+        top = result.rows[:6]
+        try:
+            import matplotlib
+
+            matplotlib.use("Agg")
+            import matplotlib.pyplot as plt
+        except ImportError:
+            click.echo("matplotlib is not installed (pip install 'atout[plot]'): "
+                       "terminal histograms instead", err=True)
+            for r in top:
+                click.echo(f"\n{r.option} (E = {r.mean:.1f})")
+                click.echo(histogram(r.scores))
+            return
+        fig, ax = plt.subplots(figsize=(8, 4.5))
+        ax.hist([r.scores for r in top], bins=20, label=[r.option for r in top])
+        ax.set_xlabel("score for the seat's side")
+        ax.set_ylabel("worlds")
+        ax.set_title(f"{game}: score distribution per option ({samples} worlds, {mode})")
+        ax.legend()
+        fig.tight_layout()
+        fig.savefig(plot, dpi=100)
+        click.echo(f"plot written to {plot}")
+
+
+def num_players_of(game: str, opts: dict) -> int:
+    if game == "tarot":
+        return int(opts.get("players", 4))
+    if game == "tarocchini" and opts.get("game") == "terziglio":
+        return 3
+    return 4
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning package errors into one line and exit 2."""
     try:

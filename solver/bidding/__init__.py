@@ -1,0 +1,183 @@
+"""Bid analysis: for a hand and what its seat knows, simulate the unknown cards and
+evaluate every candidate decision (DESIGN "Bid analysis").
+
+Each game has a module ``solver.bidding.<game>`` exposing ``make_evaluator(ctx)``,
+which returns an object with
+
+* ``candidates() -> list[str]`` — the decisions to compare (e.g. ``pass``, ``garde``,
+  ``110 H``, ``coinche``);
+* ``sample(rng)`` — one world: the unknown cards dealt uniformly among the places the
+  seat cannot see (``solver.sampling``), consistent with what is public;
+* ``outcomes(world, mode) -> dict[str, Outcome]`` — the result of every candidate in
+  that world, by double-dummy play (``mode='dd'``, fast, optimistic: everyone sees
+  everything) or by a PIMC play-out (``mode='pimc'``, realistic);
+* ``recommend(rows) -> str`` (optional; default: the best expected score).
+
+The loop here is shared: worlds are drawn from one seeded stream, every candidate is
+scored on the same worlds (common random numbers), and the table lists, per candidate,
+P(make), the expected score for the seat's side and score quantiles.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import AtoutError, OptionError
+
+MODES = ("dd", "pimc")
+BIDDING_MODULES = {
+    "tarot": "solver.bidding.tarot",
+    "belote": "solver.bidding.belote",
+    "coinche": "solver.bidding.coinche",
+    "tarocchini": "solver.bidding.tarocchini",
+}
+
+
+@dataclass
+class Outcome:
+    """One candidate in one world: the seat's side's score and whether it 'makes'
+    (the contract made, or for a pass/defensive choice: the side comes out ahead)."""
+
+    score: float
+    made: bool | None
+
+
+@dataclass
+class Context:
+    """What the evaluating seat knows at the moment of the decision."""
+
+    game: str
+    hand: list[int]
+    seat: int = 0
+    dealer: int = 3
+    options: dict[str, Any] = field(default_factory=dict)
+    auction: list[str] = field(default_factory=list)  # move tokens so far
+    extra: dict[str, Any] = field(default_factory=dict)  # game-specific (turned card...)
+    pimc_worlds: int = 8  # worlds per decision in a PIMC play-out
+
+
+@dataclass
+class Row:
+    option: str
+    n: int
+    p_make: float | None
+    mean: float
+    stdev: float
+    quantiles: dict[str, float]
+    scores: list[float] = field(repr=False, default_factory=list)
+
+    def to_json(self, with_scores: bool = False) -> dict[str, Any]:
+        d = {"option": self.option, "n": self.n, "p_make": self.p_make,
+             "mean": self.mean, "stdev": self.stdev, "quantiles": self.quantiles}
+        if with_scores:
+            d["scores"] = self.scores
+        return d
+
+
+@dataclass
+class Evaluation:
+    game: str
+    mode: str
+    samples: int
+    seed: int
+    rows: list[Row]
+    recommended: str
+    seconds: float
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self, with_scores: bool = False) -> dict[str, Any]:
+        return {"game": self.game, "mode": self.mode, "samples": self.samples,
+                "seed": self.seed, "recommended": self.recommended,
+                "seconds": self.seconds, "notes": self.notes,
+                "options": [r.to_json(with_scores) for r in self.rows]}
+
+
+def _quantiles(values: list[float]) -> dict[str, float]:
+    v = sorted(values)
+    out = {}
+    for q in (0.05, 0.25, 0.5, 0.75, 0.95):
+        k = min(len(v) - 1, max(0, int(round(q * (len(v) - 1)))))
+        out[f"q{int(q * 100):02d}"] = v[k]
+    return out
+
+
+def make_evaluator(ctx: Context):
+    if ctx.game not in BIDDING_MODULES:
+        raise OptionError(f"no bid analysis for game {ctx.game!r}")
+    try:
+        module = importlib.import_module(BIDDING_MODULES[ctx.game])
+    except ImportError:
+        raise AtoutError(f"bid analysis for {ctx.game} is not available yet") from None
+    return module.make_evaluator(ctx)
+
+
+def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
+             progress: Callable[[int], None] | None = None, evaluator=None) -> Evaluation:
+    """Evaluate every candidate decision over ``samples`` worlds drawn from ``seed``
+    (``evaluator``: one already made by ``make_evaluator(ctx)``, which validates)."""
+    if mode not in MODES:
+        raise OptionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+    if samples < 1:
+        raise OptionError("samples must be at least 1")
+    start = time.monotonic()
+    ev = evaluator if evaluator is not None else make_evaluator(ctx)
+    names = ev.candidates()
+    rng = random.Random(f"evaluate-{seed}")
+    scores: dict[str, list[float]] = {n: [] for n in names}
+    made: dict[str, list[bool]] = {n: [] for n in names}
+    for _ in range(samples):
+        world = ev.sample(rng)
+        res = ev.outcomes(world, mode)
+        for n in names:
+            o = res[n]
+            scores[n].append(float(o.score))
+            if o.made is not None:
+                made[n].append(bool(o.made))
+        if progress:
+            progress(1)
+    rows = []
+    for n in names:
+        s = scores[n]
+        rows.append(Row(n, len(s), (sum(made[n]) / len(made[n])) if made[n] else None,
+                        statistics.fmean(s), statistics.pstdev(s), _quantiles(s), s))
+    rows.sort(key=lambda r: -r.mean)
+    rec = ev.recommend(rows) if hasattr(ev, "recommend") else rows[0].option
+    notes = list(getattr(ev, "notes", []))
+    return Evaluation(ctx.game, mode, samples, seed, rows, rec,
+                      time.monotonic() - start, notes)
+
+
+def format_evaluation(e: Evaluation, limit: int | None = None) -> str:
+    lines = [f"{e.game} bid analysis: {e.samples} worlds, mode {e.mode}, seed {e.seed} "
+             f"({e.seconds:.2f} s)",
+             f"{'option':<16} {'P(make)':>8} {'E[score]':>9} {'q05':>7} {'q50':>7} {'q95':>7}"]
+    for r in e.rows[:limit]:
+        p = "-" if r.p_make is None else f"{100 * r.p_make:.0f}%"
+        mark = "  <- recommended" if r.option == e.recommended else ""
+        lines.append(f"{r.option:<16} {p:>8} {r.mean:>9.1f} {r.quantiles['q05']:>7.0f} "
+                     f"{r.quantiles['q50']:>7.0f} {r.quantiles['q95']:>7.0f}{mark}")
+    if limit is not None and len(e.rows) > limit:
+        lines.append(f"... {len(e.rows) - limit} more options (use --all or --json)")
+    lines.append(f"recommended: {e.recommended}")
+    lines += [f"note: {n}" for n in e.notes]
+    return "\n".join(lines)
+
+
+def histogram(scores: list[float], width: int = 40, bins: int = 10) -> str:
+    """A terminal histogram of a score distribution."""
+    lo, hi = min(scores), max(scores)
+    if hi == lo:
+        return f"{lo:>8.0f} | {'#' * width} {len(scores)}"
+    step = (hi - lo) / bins
+    counts = [0] * bins
+    for s in scores:
+        counts[min(bins - 1, int((s - lo) / step))] += 1
+    top = max(counts)
+    return "\n".join(f"{lo + i * step:>8.0f} | {'#' * round(width * c / top):<{width}} {c}"
+                     for i, c in enumerate(counts))

@@ -1,0 +1,212 @@
+"""Coinche bid analysis: P(make) and expected score of every strain x level, and the
+call to make given the auction so far (bid, raise, pass, coinche, surcoinche).
+
+Per world the seat's side is solved double-dummy (or played out by PIMC agents) once
+per strain with the seat as taker and the eldest hand leading; every level of that
+strain is then scored from the same card points with Coinche's own ``score_deal``
+(COINCHE-MADE-1..3, COINCHE-SCORE-1..7). Scores are the seat's team's points minus
+the opponents' (net), so bids, a pass over the standing contract and doubles compare
+on one scale. Simplifications, stated in the output: announces are not counted; a bid
+is assumed not to be coinched; a pass with no contract standing scores 0 (the deal
+may still be bid by others).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..dd import belote as ddb
+from ..errors import AtoutError
+from ..games import coinche as co
+from ..games.belote_common import STRAIN_NAMES, belote_suits
+from ..options import resolve
+from . import Context, Outcome
+
+CAPOT_PTS = 252
+
+
+def _mask(cards) -> int:
+    return sum(1 << c for c in cards)
+
+
+class CoincheEvaluator:
+    notes = ["DD mode assumes every hand is visible (optimistic for the side to play "
+             "well); announces not counted; bids assumed not coinched; pass with no "
+             "standing contract scores 0"]
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.opts = resolve(co.OPTIONS, ctx.options, "coinche")
+        if len(ctx.hand) != 8 or len(set(ctx.hand)) != 8:
+            raise AtoutError(f"a Coinche hand has 8 different cards, got {len(ctx.hand)}")
+        if not 0 <= ctx.seat < 4 or not 0 <= ctx.dealer < 4:
+            raise AtoutError("seat and dealer must be 0..3")
+        self.hand = _mask(ctx.hand)
+        self.side = ctx.seat % 2
+        self.leader = (ctx.dealer + 1) % 4
+        self.strains = [0, 1, 2, 3] + ([4] if self.opts["allow_ta"] else []) + \
+            ([5] if self.opts["allow_sa"] else [])
+        self.values = co.bid_values(self.opts)
+        self.standing = self._replay_auction()
+
+    def _replay_auction(self) -> dict[str, Any] | None:
+        """Validate the auction on a state holding our hand; return the standing
+        contract (value, strain, taker, multiplier) or None."""
+        rng = random.Random(0)
+        world = self.sample(rng)
+        st = co.new_state(options=self.ctx.options, dealer=self.ctx.dealer,
+                          deal=co.Deal([sorted(_bits(h)) for h in world], {}))
+        for i, tok in enumerate(self.ctx.auction, 1):
+            try:
+                st.play(tok)
+            except AtoutError as e:
+                raise AtoutError(f"auction call {i} ({tok}): {e}") from None
+        if st.phase != "bid" or st.to_act != self.ctx.seat:
+            raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call")
+        self.legal_calls = {st.move_token(m) for m in st.legal_moves()}
+        best = getattr(st, "best_bid", None)
+        if best is None:
+            return _standing_from_tokens(self.ctx.auction, self.ctx.dealer)
+        return best
+
+    # --- the evaluator API -------------------------------------------------------
+    def candidates(self) -> list[str]:
+        out = ["pass"]
+        st = self.standing
+        for vi, v in enumerate(self.values):
+            for s in self.strains:
+                name = {co.CAPOT: "capot", co.GENERALE: "generale"}.get(v, str(v))
+                tok = f"bid:{name}:{STRAIN_NAMES[s]}"
+                if tok in self.legal_calls:
+                    out.append(f"{name} {STRAIN_NAMES[s]}")
+            del vi
+        if "coinche" in self.legal_calls:
+            out.append("coinche")
+        if "surcoinche" in self.legal_calls:
+            out.append("surcoinche")
+        del st
+        return out
+
+    def sample(self, rng: random.Random) -> list[int]:
+        rest = [c for c in range(32) if not self.hand >> c & 1]
+        rng.shuffle(rest)
+        hands = []
+        k = 0
+        for seat in range(4):
+            if seat == self.ctx.seat:
+                hands.append(self.hand)
+            else:
+                hands.append(_mask(rest[k:k + 8]))
+                k += 8
+        return hands
+
+    def _points(self, hands: list[int], strain: int, taker: int, mode: str) -> dict[str, Any]:
+        """Attack card points (252 capot) and générale for ``taker`` in ``strain``."""
+        rules, _ = ddb._play_rules("coinche", self.ctx.options, strain)
+        pos = ddb.make_position(hands, leader=self.leader, taker=taker)
+        if mode == "dd":
+            r = ddb.solve_position(pos, rules)
+            pts = r.value
+            gen = None
+            if self.opts["allow_generale"]:
+                s = ddb._load(pos, rules, ddb.DEFAULT_TT_BITS)
+                ok, _n, complete = s.generale(0, 0.0)
+                gen = bool(ok) if complete else False
+            return {"points": pts, "generale": gen}
+        return self._playout(hands, strain, taker)
+
+    def _playout(self, hands: list[int], strain: int, taker: int) -> dict[str, Any]:
+        from ..pimc import PimcAgent
+
+        st = co.CoincheState.from_play(hands, strain, taker, dealer=self.ctx.dealer,
+                                       options=self.ctx.options, leader=self.leader)
+        agents = [PimcAgent(seed=seat, worlds=self.ctx.pimc_worlds) for seat in range(4)]
+        tricks_by = [0, 0, 0, 0]
+        while not st.is_over():
+            seat = st.to_act
+            before = len(st.tricks)
+            st.play(agents[seat].choose(st, seat))
+            if len(st.tricks) > before:
+                tricks_by[st.tricks[-1][1]] += 1
+        attack = taker % 2
+        pts = st.points[attack]
+        if st.tricks_won[attack] == 8:
+            pts = CAPOT_PTS
+        return {"points": pts, "generale": tricks_by[taker] == 8}
+
+    def _score(self, e: dict[str, Any], value: int, strain: int, attack: int, mult: int,
+               hands: list[int]) -> tuple[float, bool]:
+        """Net score of OUR side and whether the contract is made."""
+        pts = e["points"]
+        capot_team = attack if pts == CAPOT_PTS else (1 - attack if pts == 0 else None)
+        cards = [0, 0]
+        if capot_team is None:
+            cards[attack], cards[1 - attack] = pts, 162 - pts
+        else:
+            cards[capot_team] = 162
+        bel = [0, 0]
+        for seat, h in enumerate(hands):
+            bel[seat % 2] += 20 * len(belote_suits(h, strain, self.opts["ta_belote"]))
+        res = co.score_deal(value, attack, mult, cards, capot_team, bool(e["generale"]),
+                            bel, None, 0, self.opts)
+        ex = res["exact"]
+        return ex[self.side] - ex[1 - self.side], res["made"]
+
+    def outcomes(self, hands: list[int], mode: str) -> dict[str, Outcome]:
+        out: dict[str, Outcome] = {}
+        ours = {s: self._points(hands, s, self.ctx.seat, mode) for s in self.strains}
+        for name in self.candidates():
+            if name in ("pass", "coinche", "surcoinche"):
+                continue
+            level, strain_tok = name.split()
+            strain = STRAIN_NAMES.index(strain_tok)
+            value = {"capot": co.CAPOT, "generale": co.GENERALE}.get(level) or int(level)
+            net, made = self._score(ours[strain], value, strain, self.side, 1, hands)
+            out[name] = Outcome(net, made)
+        st = self.standing
+        if st is None:
+            out["pass"] = Outcome(0.0, None)
+        else:
+            value, strain, taker, mult = st["value"], st["strain"], st["taker"], st["mult"]
+            e = ours[strain] if taker == self.ctx.seat else \
+                self._points(hands, strain, taker, mode)
+            net, made = self._score(e, value, strain, taker % 2, mult, hands)
+            ours_contract = taker % 2 == self.side
+            out["pass"] = Outcome(net, made if ours_contract else not made)
+            if "coinche" in self.candidates():
+                n2, m2 = self._score(e, value, strain, taker % 2, 2, hands)
+                out["coinche"] = Outcome(n2, not m2)
+            if "surcoinche" in self.candidates():
+                n4, m4 = self._score(e, value, strain, taker % 2, 4, hands)
+                out["surcoinche"] = Outcome(n4, m4)
+        return out
+
+
+def _bits(mask: int) -> list[int]:
+    return [c for c in range(32) if mask >> c & 1]
+
+
+def _standing_from_tokens(auction: list[str], dealer: int) -> dict[str, Any] | None:
+    """Standing contract from the auction tokens (COINCHE-BID-3..6)."""
+    best = None
+    mult = 1
+    for i, tok in enumerate(auction):
+        seat = (dealer + 1 + i) % 4
+        if tok.startswith("bid:"):
+            _, level, strain = tok.split(":")
+            value = {"capot": co.CAPOT, "generale": co.GENERALE}.get(level) or int(level)
+            best = {"value": value, "strain": STRAIN_NAMES.index(strain), "taker": seat,
+                    "mult": 1}
+            mult = 1
+        elif tok == "coinche":
+            mult = 2
+        elif tok == "surcoinche":
+            mult = 4
+        if best is not None:
+            best["mult"] = mult
+    return best
+
+
+def make_evaluator(ctx: Context) -> CoincheEvaluator:
+    return CoincheEvaluator(ctx)

@@ -1,0 +1,70 @@
+"""Coinche bid analysis (issue: bid analysis, Coinche part) and `atout evaluate`."""
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from solver import AtoutError
+from solver.bidding import Context, evaluate
+from solver.cards import BELOTE_DECK as D
+from solver.cli import cli
+
+
+def ctx(hand, **kw):
+    return Context("coinche", D.parse_cards(hand), **kw)
+
+
+def test_all_eight_trumps_makes_generale_in_every_world():
+    # COINCHE-BID-2 / COINCHE-MADE-3: the taker leading with all eight trumps wins every
+    # trick himself, so générale is made on every sample and is the best call.
+    e = evaluate(ctx("JH 9H AH TH KH QH 8H 7H", seat=0, dealer=3), samples=6, seed=1)
+    row = {r.option: r for r in e.rows}
+    assert row["generale H"].p_make == 1.0
+    assert e.recommended == "generale H"
+    assert row["capot H"].p_make == 1.0 and row["160 H"].p_make == 1.0
+
+
+def test_make_probability_decreases_with_the_level():
+    e = evaluate(ctx("JS 9S AS TD KC 7H 8C QD", seat=0, dealer=3), samples=8, seed=2)
+    row = {r.option: r for r in e.rows}
+    levels = [f"{v} S" for v in range(80, 170, 10)] + ["capot S"]
+    probs = [row[name].p_make for name in levels]
+    assert probs == sorted(probs, reverse=True)
+    assert all(0 <= p <= 1 for p in probs)
+
+
+def test_same_seed_same_evaluation():
+    a = evaluate(ctx("JS 9S AS TD KC 7H 8C QD", seat=1, dealer=0), samples=4, seed=7)
+    b = evaluate(ctx("JS 9S AS TD KC 7H 8C QD", seat=1, dealer=0), samples=4, seed=7)
+    assert a.to_json(True) | {"seconds": 0} == b.to_json(True) | {"seconds": 0}
+
+
+def test_coinche_is_offered_over_an_opponent_contract_and_pass_scores_it():
+    # seat 1 speaks after seat 0's 160 H; with the top spades and clubs it may coinche
+    e = evaluate(ctx("JH 9H AS TS AC TC AD TD", seat=1, dealer=3, auction=["bid:160:H"]),
+                 samples=6, seed=3)
+    names = {r.option for r in e.rows}
+    assert "coinche" in names and "pass" in names and "surcoinche" not in names
+    row = {r.option: r for r in e.rows}
+    # coinche doubles the stakes of the same outcome: same sign as pass, larger size
+    for p, c in zip(row["pass"].scores, row["coinche"].scores, strict=True):
+        assert (p > 0) == (c > 0) and abs(c) >= abs(p)
+
+
+@pytest.mark.parametrize("hand,message", [
+    ("JH 9H AH TH KH QH 8H", "8 different cards"),
+])
+def test_bad_hands_raise(hand, message):
+    with pytest.raises(AtoutError, match=message):
+        evaluate(ctx(hand), samples=1)
+
+
+def test_cli_evaluate_json_and_errors():
+    r = CliRunner().invoke(cli, ["evaluate", "coinche", "--hand", "JH 9H AH TH KH QH 8H 7H",
+                                 "--samples", "3", "--json"])
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.output[r.output.index("{"):])
+    assert data["recommended"] == "generale H"
+    r = CliRunner().invoke(cli, ["evaluate", "coinche", "--hand", "JH 9H XX"])
+    assert r.exit_code != 0
