@@ -33,13 +33,35 @@ def seat_sign(world: GameState, seat: int) -> int:
 
 
 class _CardAgent(Agent):
-    """Shared: heuristic for non-card decisions, DD for the card."""
+    """Shared: DD for the card; other decisions (bids, discards, calls, announcements,
+    declarations) by simulation (``bidding='sim'``: ``solver.bidding.<game>.decide``
+    with ``bid_samples`` worlds) or by the heuristic player (``bidding='heuristic'``)."""
 
-    def __init__(self, seed: int = 0, node_budget: int | None = None, tt_bits: int = 18):
+    def __init__(self, seed: int = 0, node_budget: int | None = None, tt_bits: int = 18,
+                 bidding: str = "heuristic", bid_samples: int = 24):
         super().__init__(seed)
+        if bidding not in ("heuristic", "sim"):
+            raise OptionError(f"bidding must be heuristic or sim, got {bidding!r}")
         self.helper = HeuristicAgent(seed)
         self.node_budget = node_budget
         self.tt_bits = tt_bits
+        self.bidding = bidding
+        self.bid_samples = bid_samples
+
+    def _simulated_decision(self, state: GameState, seat: int) -> Move | None:
+        """A non-card decision from the game's bid analysis, or None to fall back."""
+        import importlib
+
+        from .bidding import BIDDING_MODULES
+
+        try:
+            module = importlib.import_module(BIDDING_MODULES[state.game])
+        except (ImportError, KeyError):
+            return None
+        decide = getattr(module, "decide", None)
+        if decide is None:
+            return None
+        return decide(state, seat, self.bid_samples, self.rng.randrange(1 << 30))
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
@@ -51,7 +73,11 @@ class _CardAgent(Agent):
             return legal[0]
         cards = [m for m in legal if m.kind == "card"]
         if len(cards) != len(legal):
-            move = self.helper.choose(state, seat)
+            move = None
+            if self.bidding == "sim":
+                move = self._simulated_decision(state, seat)
+            if move is None:
+                move = self.helper.choose(state, seat)
             if move.kind != "card" or not cards:
                 return move
         if len(cards) == 1:
@@ -68,8 +94,9 @@ class PimcAgent(_CardAgent):
     name = "pimc"
 
     def __init__(self, seed: int = 0, worlds: int = 100, seconds: float | None = None,
-                 objective: str = "mean", node_budget: int | None = None, tt_bits: int = 18):
-        super().__init__(seed, node_budget, tt_bits)
+                 objective: str = "mean", node_budget: int | None = None, tt_bits: int = 18,
+                 bidding: str = "heuristic", bid_samples: int = 24):
+        super().__init__(seed, node_budget, tt_bits, bidding, bid_samples)
         if not isinstance(worlds, int) or worlds < 1:
             raise OptionError(f"pimc: worlds must be a positive integer, got {worlds!r}")
         if objective not in ("mean", "make"):
