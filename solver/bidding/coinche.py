@@ -210,3 +210,19 @@ def _standing_from_tokens(auction: list[str], dealer: int) -> dict[str, Any] | N
 
 def make_evaluator(ctx: Context) -> CoincheEvaluator:
     return CoincheEvaluator(ctx)
+
+
+def decide(state: Any, seat: int, samples: int, seed: int):
+    """The simulated call for ``seat`` during the auction (None outside it)."""
+    from . import evaluate
+
+    if state.phase != "bid":
+        return None
+    hand = [c for c in range(32) if state.hands[seat] >> c & 1]
+    auction = [state.move_token(m) for m in state.history]
+    ctx = Context("coinche", hand, seat, state.dealer, dict(state.options), auction)
+    best = evaluate(ctx, samples=samples, seed=seed).recommended
+    if best == "pass" or best in ("coinche", "surcoinche"):
+        return state.parse_move(best)
+    level, strain = best.split()
+    return state.parse_move(f"bid:{level}:{strain}")

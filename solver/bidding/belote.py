@@ -1,0 +1,142 @@
+"""Belote bid analysis: take or pass in round 1, which suit (or pass) in round 2.
+
+A world deals the unseen cards at random: the other 5-card hands and the 11 stock cards
+in order (BELOTE-DEAL-3), the turned card being known. Each candidate call is played
+into the world's auction; the auction then goes on with the heuristic bidder for every
+seat (a pass is worth what the others then do), the completion deal follows
+(BELOTE-DEAL-2) and the contract is solved double-dummy (``mode='dd'``) or played out
+by PIMC agents (``mode='pimc'``). The score is the seat's team's points minus the
+opponents' for the deal (BELOTE-SCORE-2..6; belote-rebelote included, announces not).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from ..dd import belote as ddb
+from ..errors import AtoutError
+from ..games import belote as be
+from ..games.base import Move
+from ..games.belote_common import belote_suits
+from ..notation import Deal
+from ..options import resolve
+from . import Context, Outcome
+
+NOTES = ["a pass is scored by letting the heuristic bidder finish the auction; "
+         "announces are not counted; DD mode sees every hand (optimistic)"]
+
+
+def _mask(cards) -> int:
+    return sum(1 << c for c in cards)
+
+
+class BeloteEvaluator:
+    notes = NOTES
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.opts = resolve(be.OPTIONS, ctx.options, "belote")
+        if len(ctx.hand) != 5 or len(set(ctx.hand)) != 5:
+            raise AtoutError(f"a Belote hand at the taking has 5 different cards, "
+                             f"got {len(ctx.hand)}")
+        turned = ctx.extra.get("turned")
+        if turned is None:
+            raise AtoutError("Belote needs the turned card (--turned)")
+        if turned in ctx.hand:
+            raise AtoutError("the turned card cannot be in the hand")
+        if not 0 <= ctx.seat < 4 or not 0 <= ctx.dealer < 4:
+            raise AtoutError("seat and dealer must be 0..3")
+        self.turned = turned
+        self.hand = list(ctx.hand)
+        probe = self._state(self.sample(random.Random(0)))
+        self.calls = [probe.move_token(m) for m in probe.legal_moves()]
+
+    def _state(self, deal: Deal):
+        st = be.BeloteState(deal, self.ctx.options, self.ctx.dealer)
+        for i, tok in enumerate(self.ctx.auction, 1):
+            try:
+                st.play(tok)
+            except AtoutError as e:
+                raise AtoutError(f"auction call {i} ({tok}): {e}") from None
+        if st.phase != "bid" or st.to_act != self.ctx.seat:
+            raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call")
+        return st
+
+    def candidates(self) -> list[str]:
+        return list(self.calls)
+
+    def sample(self, rng: random.Random) -> Deal:
+        rest = [c for c in range(32) if c not in self.hand and c != self.turned]
+        rng.shuffle(rest)
+        hands, k = [], 0
+        for seat in range(4):
+            if seat == self.ctx.seat:
+                hands.append(list(self.hand))
+            else:
+                hands.append(rest[k:k + 5])
+                k += 5
+        return Deal(hands, {"turned": [self.turned], "stock": rest[k:]})
+
+    def outcomes(self, deal: Deal, mode: str) -> dict[str, Outcome]:
+        out = {}
+        for i, call in enumerate(self.calls):
+            st = self._state(deal)
+            st.play(call)
+            out[call] = self._finish(st, mode, i)
+        return out
+
+    def _finish(self, st, mode: str, salt: int) -> Outcome:
+        from ..heuristic import HeuristicAgent
+
+        bidder = HeuristicAgent(seed=salt)
+        while st.phase == "bid":
+            st.play(bidder.choose(st, st.to_act))
+        if st.is_over():  # everybody passed: annulled (BELOTE-BID-3)
+            return Outcome(0.0, None)
+        side = self.ctx.seat % 2
+        attack = st.taker % 2
+        if mode == "pimc":
+            from ..pimc import PimcAgent
+
+            agents = [PimcAgent(seed=s, worlds=self.ctx.pimc_worlds) for s in range(4)]
+            while not st.is_over():
+                st.play(agents[st.to_act].choose(st, st.to_act))
+            sc = st.scores()
+            made = st.contract_made() if attack == side else None
+            return Outcome(sc[side] - sc[1 - side], made)
+        pts = ddb.solve(st).value
+        capot = self.opts["capot_points"]
+        cards = [0, 0]
+        capot_team = None
+        if pts == capot:
+            cards[attack], capot_team = capot, attack
+        elif pts == 0:
+            cards[1 - attack], capot_team = capot, 1 - attack
+        else:
+            cards[attack], cards[1 - attack] = pts, 162 - pts
+        bel = [0, 0]
+        for seat, h in enumerate(st.hands):
+            bel[seat % 2] += 20 * len(belote_suits(h, st.strain))
+        res = be.score_deal(attack, cards, bel, None, 0, capot_team, self.opts)
+        ex = res["exact"]
+        made = res["outcome"] == "made" if attack == side else None
+        return Outcome(ex[side] - ex[1 - side], made)
+
+
+def make_evaluator(ctx: Context) -> BeloteEvaluator:
+    return BeloteEvaluator(ctx)
+
+
+def decide(state: Any, seat: int, samples: int, seed: int) -> Move | None:
+    """The simulated call for ``seat`` in the taking phase (None outside it)."""
+    from . import evaluate
+
+    if state.phase != "bid":
+        return None
+    obs_hand = [c for c in range(32) if state.hands[seat] >> c & 1]
+    auction = [state.move_token(m) for m in state.history]
+    ctx = Context("belote", obs_hand, seat, state.dealer, dict(state.options), auction,
+                  {"turned": state.turned})
+    best = evaluate(ctx, samples=samples, seed=seed).recommended
+    return state.parse_move(best)
