@@ -507,6 +507,9 @@ cdef class BeloteCore:
 
 DEF MODE_VALUE = 0
 DEF MODE_GENERALE = 1
+DEF BOUND_LOWER = 1
+DEF BOUND_UPPER = 2
+DEF EXACT_LEFT = 0   # trick-boundary nodes with at most this many cards: exact values
 
 ctypedef struct TTEntry:
     uint64_t key
@@ -576,52 +579,57 @@ cdef inline uint64_t tt_key(const Search* s, int mode) noexcept nogil:
             | ((<uint64_t>mode) << 59) | (who << 60))
 
 
+cdef inline uint64_t tt_index(const Search* s, uint64_t key) noexcept nogil:
+    # first slot of the key's bucket: 4 entries of 16 bytes = one 64-byte cache line
+    return ((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - s.tt_bits)) & ~(<uint64_t>3)
+
+
 cdef inline TTEntry* tt_probe(Search* s, uint64_t key) noexcept nogil:
-    cdef uint64_t i = ((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - s.tt_bits)) & ~(<uint64_t>1)
+    cdef uint64_t i = tt_index(s, key)
+    cdef int k
     s.tt_probes += 1
-    if s.tt[i].key == key and s.tt[i].gen == s.gen:
-        s.tt_hits += 1
-        return &s.tt[i]
-    if s.tt[i + 1].key == key and s.tt[i + 1].gen == s.gen:
-        s.tt_hits += 1
-        return &s.tt[i + 1]
+    for k in range(4):
+        if s.tt[i + k].key == key and s.tt[i + k].gen == s.gen:
+            s.tt_hits += 1
+            return &s.tt[i + k]
     return NULL
 
 
-cdef inline void tt_store(Search* s, uint64_t key, int value_rel, int is_lower, int move,
+cdef inline void tt_store(Search* s, uint64_t key, int value_rel, int kind, int move,
                           int left) noexcept nogil:
-    """Store a bound.  Bucket of two: same key updated in place; otherwise replace an
-    entry of an older generation, else the one with fewer cards left (cheaper)."""
-    cdef uint64_t i = ((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - s.tt_bits)) & ~(<uint64_t>1)
-    cdef TTEntry* e
-    cdef TTEntry* a = &s.tt[i]
-    cdef TTEntry* b = &s.tt[i + 1]
+    """Store a bound (kind: BOUND_LOWER, BOUND_UPPER or both = exact).  Bucket of four
+    (one cache line): the same key is updated in place; otherwise an entry of an older
+    generation is replaced, else the one with fewest cards left (cheapest to redo)."""
+    cdef uint64_t i = tt_index(s, key)
+    cdef TTEntry* e = NULL
+    cdef TTEntry* x
+    cdef int k
     s.tt_stores += 1
-    if a.key == key and a.gen == s.gen:
-        e = a
-    elif b.key == key and b.gen == s.gen:
-        e = b
-    else:
-        if a.gen != s.gen:
-            e = a
-        elif b.gen != s.gen:
-            e = b
-        elif a.left <= b.left:
-            e = a
-        else:
-            e = b
+    for k in range(4):
+        x = &s.tt[i + k]
+        if x.key == key and x.gen == s.gen:
+            e = x
+            break
+    if e == NULL:
+        for k in range(4):
+            x = &s.tt[i + k]
+            if x.gen != s.gen:
+                e = x
+                break
+            if e == NULL or x.left < e.left:
+                e = x
         e.key = key
         e.gen = <uint32_t>s.gen
         e.lb = 0
         e.ub = 255
     if value_rel < 0:
         value_rel = 0
-    if is_lower:
-        if value_rel > e.lb:
-            e.lb = <uint8_t>value_rel
-    else:
-        if value_rel < e.ub:
-            e.ub = <uint8_t>value_rel
+    if value_rel > 255:
+        value_rel = 255
+    if kind & BOUND_LOWER and value_rel > e.lb:
+        e.lb = <uint8_t>value_rel
+    if kind & BOUND_UPPER and value_rel < e.ub:
+        e.ub = <uint8_t>value_rel
     e.move = <uint8_t>move
     e.left = <uint8_t>left
 
@@ -792,13 +800,17 @@ cdef inline void sure_points(Search* s, int* lo, int* hi) noexcept nogil:
         hi[0] = p.ap + p.rem_pts + 10 - run
 
 
-cdef int dd_search(Search* s, int beta) noexcept nogil:
-    """Fail-soft null-window search: returns g with g >= beta meaning value >= g,
-    g < beta meaning value <= g (absolute attack points)."""
+cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
+    """Fail-soft alpha-beta on the attack's final points: returns g with g <= alpha
+    meaning value <= g, g >= beta meaning value >= g, otherwise g is the exact value.
+    The drivers use null windows (alpha = beta - 1); small endgames (at most
+    EXACT_LEFT cards per hand, at a trick boundary) are searched with a full window so
+    that their exact value, stored in the table, serves every later probe."""
     cdef Pos* p = &s.p
     cdef const Rules* r = &s.r
     cdef Pos saved
     cdef int seat, nleft = 0, lo, hi, maximize, best, g, i, nm, c, bm, ttmove = -1
+    cdef int a0, b0, kind
     cdef int moves[8]
     cdef uint64_t key = 0
     cdef TTEntry* e
@@ -818,9 +830,9 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
         hi = r.capot_points if p.fcap else p.ap + p.rem_pts + 10
         if r.trump_mask:
             sure_points(s, &lo, &hi)
-        if lo >= beta:
+        if lo >= beta or lo == hi:
             return lo
-        if hi < beta:
+        if hi <= alpha:
             return hi
         if nleft > TT_MIN_LEFT:
             key = tt_key(s, MODE_VALUE)
@@ -828,11 +840,20 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
         else:
             e = NULL
         if e != NULL:
-            if e.lb + p.ap >= beta:
+            if e.lb + p.ap >= beta or e.lb == e.ub:
                 return e.lb + p.ap
-            if e.ub + p.ap < beta:
+            if e.ub + p.ap <= alpha:
                 return e.ub + p.ap
             ttmove = e.move
+            if e.lb + p.ap > lo:
+                lo = e.lb + p.ap
+            if e.ub + p.ap < hi:
+                hi = e.ub + p.ap
+        if nleft <= EXACT_LEFT:
+            alpha = lo - 1          # full window within the proven bounds: exact value
+            beta = hi + 1
+    a0 = alpha
+    b0 = beta
     nm = order_moves(s, pos_legal(r, p), seat, ttmove, moves)
     maximize = (seat & 1) == p.attack
     best = -1 if maximize else 100000
@@ -841,7 +862,7 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
     for i in range(nm):
         c = moves[i]
         pos_play(r, p, c)
-        g = dd_search(s, beta)
+        g = ab_search(s, alpha, beta)
         p[0] = saved
         if s.aborted:
             return 0
@@ -849,7 +870,9 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
             if g > best:
                 best = g
                 bm = c
-            if g >= beta:
+                if best > alpha:
+                    alpha = best
+            if best >= beta:
                 if STATS:
                     s.cut_at[i] += 1
                     if i:
@@ -861,7 +884,9 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
             if g < best:
                 best = g
                 bm = c
-            if g < beta:
+                if best < beta:
+                    beta = best
+            if best <= alpha:
                 if STATS:
                     s.cut_at[i] += 1
                     if i:
@@ -870,8 +895,19 @@ cdef int dd_search(Search* s, int beta) noexcept nogil:
                         s.first_cut[saved.trick_n][0] += 1
                 break
     if saved.trick_n == 0 and nleft > TT_MIN_LEFT:
-        tt_store(s, key, best - saved.ap, best >= beta, bm, nleft)
+        if best <= a0:
+            kind = BOUND_UPPER
+        elif best >= b0:
+            kind = BOUND_LOWER
+        else:
+            kind = BOUND_LOWER | BOUND_UPPER
+        tt_store(s, key, best - saved.ap, kind, bm, nleft)
     return best
+
+
+cdef inline int dd_search(Search* s, int beta) noexcept nogil:
+    """Null-window probe: g >= beta means value >= g, g < beta means value <= g."""
+    return ab_search(s, beta - 1, beta)
 
 
 cdef int gen_search(Search* s) noexcept nogil:
@@ -921,7 +957,7 @@ cdef int gen_search(Search* s) noexcept nogil:
             res = 0
             break
     if saved.trick_n == 0:
-        tt_store(s, key, res, res == 1, c, nleft)
+        tt_store(s, key, res, BOUND_LOWER if res == 1 else BOUND_UPPER, c, nleft)
     return res
 
 
@@ -1201,3 +1237,11 @@ cdef class DDSolver:
     def new_generation(self):
         """Forget every stored bound (next searches start with an empty table)."""
         self._new_generation()
+
+    def solve_window(self, long long node_budget=0):
+        """Diagnostics: one full-window alpha-beta search of the loaded position."""
+        cdef int g
+        self._limits(node_budget, 0.0)
+        with nogil:
+            g = ab_search(&self.s, self.s.p.ap - 1, value_hi(&self.s) + 1)
+        return (g, self.s.nodes, not self.s.aborted)
