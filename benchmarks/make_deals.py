@@ -44,7 +44,26 @@ def coinche(count: int = 240) -> list[Path]:
     return [_belote_like("coinche", count, seed=20260102)]
 
 
-GAMES = {"belote": belote, "coinche": coinche}
+def tarot(count: int = 200) -> list[Path]:
+    """benchmarks/deals/tarot3.txt, tarot4.txt, tarot5.txt: random French Tarot deals
+    (hands in seat order, then the dog) for 3, 4 and 5 players."""
+    from solver.games import tarot as rules
+
+    paths = []
+    for n in (3, 4, 5):
+        seed = 20260200 + n
+        lines = [f"# tarot{n}: {count} deals, seeds {seed}*1000+i; dealer seat 0, "
+                 "taker seat i % n"]
+        for i in range(count):
+            deal = rules.deal_cards(n, seed * 1000 + i)
+            lines.append(deal.to_text(rules.DECK))
+        path = DEALS_DIR / f"tarot{n}.txt"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+GAMES = {"belote": belote, "coinche": coinche, "tarot": tarot}
 
 
 def main(argv: list[str]) -> None:

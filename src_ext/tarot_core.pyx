@@ -634,6 +634,10 @@ cdef class TarotCore:
     def is_over(self):
         return bool(is_over(&self.p))
 
+    def side_of_to_act(self):
+        """1 if the seat to act is in the attack, 0 for the defence."""
+        return self.p.side[to_act(&self.p)]
+
     def hand(self, int seat):
         """78-bit deck mask of a seat's remaining cards."""
         if not 0 <= seat < self.p.n:
@@ -730,6 +734,31 @@ cdef class TarotCore:
                         undo_card(&self.p)
                 legal_mask(&self.p, m)
                 acc += m[0] ^ m[1]
+                play_card(&self.p, pick_random(m, &rng))
+            while self.p.ply > start:
+                undo_card(&self.p)
+        return int(acc)
+
+    def legal_generations_repeat(self, long count, int per_position, uint64_t seed):
+        """Benchmark helper: `count` legal-move generations, `per_position` at each
+        position of seeded random playouts (generation cost only); returns a checksum."""
+        cdef uint64_t rng = seed * <uint64_t>0x9E3779B97F4A7C15 + 1
+        cdef int start = self.p.ply
+        cdef long i = 0
+        cdef int j
+        cdef uint64_t m[2]
+        cdef uint64_t acc = 0
+        if per_position < 1:
+            raise ValueError("per_position must be >= 1")
+        with nogil:
+            while i < count:
+                if is_over(&self.p):
+                    while self.p.ply > start:
+                        undo_card(&self.p)
+                for j in range(per_position):
+                    legal_mask(&self.p, m)
+                    acc += (m[0] ^ m[1]) + <uint64_t>j
+                i += per_position
                 play_card(&self.p, pick_random(m, &rng))
             while self.p.ply > start:
                 undo_card(&self.p)

@@ -1,0 +1,105 @@
+"""French Tarot exact DD search speed on the fixed deal sets benchmarks/deals/tarot{3,4,5}.txt.
+
+For every deal (taker seat i % n, garde sans so the dog goes to the attack, 5p: the
+taker calls the first King — or lower honour, TAROT-CALL-2 — that he does not hold;
+eldest hand leads): (a) the exact value T of the full deal, (b) the value of every
+legal card at the opening lead, each with a cold transposition table and a per-deal
+deadline; plus (c) the value of the endgame after a seeded random play of all but
+8 tricks (where the exact search completes). Time and nodes per deal: median / p90 /
+p99 / max; a search stopped by the deadline counts at the deadline (so percentiles are
+lower bounds when ``complete`` < 1).
+
+Targets (project brief, single core): 4p full-deal median <= 50 ms and p99 <= 2 s;
+3p and 5p median <= 100 ms. ``run(quick)`` returns one flat row per (players, task).
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from pathlib import Path
+
+from solver.dd import tarot as ddt
+from solver.games import tarot as rules
+from solver.notation import Deal
+
+DEALS = Path(__file__).resolve().parent / "deals"
+
+
+def load_deals(n: int) -> list[Deal]:
+    """Deals of benchmarks/deals/tarot<n>.txt."""
+    out = []
+    for line in (DEALS / f"tarot{n}.txt").read_text(encoding="utf-8").splitlines():
+        if line.strip() and not line.startswith("#"):
+            out.append(Deal.from_text(line, rules.DECK))
+    return out
+
+
+def position(deal: Deal, n: int, i: int) -> rules.TarotState:
+    """The benchmark contract on deal number i (see the module docstring)."""
+    hands = [sum(1 << x for x in h) for h in deal.hands]
+    taker = i % n
+    partner = called = None
+    if n == 5:
+        called = next(c for c in ddt._calls(hands, taker) if not hands[taker] >> c & 1)
+        holder = next((s for s, h in enumerate(hands) if h >> called & 1), None)
+        partner = None if holder == taker else holder
+    return rules.TarotState.for_play(hands, taker=taker, contract="garde_sans",
+                                     partner=partner, called_card=called,
+                                     aside=sum(1 << x for x in deal.extras["dog"]),
+                                     dealer=0, options={"players": n})
+
+
+def _pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def run(quick: bool = False, deadline: float | None = None) -> list[dict]:
+    """Solve the fixed deal sets; return the table rows."""
+    count = 20 if quick else 200
+    limit = deadline if deadline is not None else (0.25 if quick else 1.0)
+    rows = []
+    for n in (3, 4, 5):
+        deals = load_deals(n)[:count]
+        res: dict[str, list] = {k: [] for k in ("a", "b", "c")}
+        for i, deal in enumerate(deals):
+            st = position(deal, n, i)
+            r = ddt.solve(st, deadline=limit, line=False)
+            res["a"].append((r.time, r.nodes, r.complete))
+            t = time.perf_counter()
+            cards = ddt.solve_cards(st, deadline=limit)
+            res["b"].append((time.perf_counter() - t, sum(x.nodes for x in cards.values()),
+                             all(x.complete for x in cards.values())))
+            rng = random.Random(i)
+            while st.trick_no() < rules.HAND_SIZE[n] - 8:
+                st.play(rng.choice(st.legal_moves()))
+            r = ddt.solve(st, deadline=limit, line=False)
+            res["c"].append((r.time, r.nodes, r.complete))
+        target_ms = 50.0 if n == 4 else 100.0
+        for key, task in (("a", "(a) full-deal value"), ("b", "(b) all cards, opening lead"),
+                          ("c", "(c) endgame value, 8 tricks left")):
+            t = [x[0] * 1000 for x in res[key]]
+            nodes = [x[1] for x in res[key]]
+            done = sum(x[2] for x in res[key]) / len(res[key])
+            med = statistics.median(t)
+            if key == "a":
+                target = f"median <= {target_ms:g} ms" + (", p99 <= 2 s" if n == 4 else "")
+                ok = med <= target_ms and done == 1.0 and (n != 4 or _pct(t, 0.99) <= 2000)
+                met = "yes" if ok else "no"
+            else:
+                target, met = "-", "-"
+            rows.append({"game": "tarot", "players": n, "task": task, "deals": len(t),
+                         "deadline_s": limit, "complete": round(done, 3),
+                         "median_ms": round(med, 2), "p90_ms": round(_pct(t, 0.9), 2),
+                         "p99_ms": round(_pct(t, 0.99), 2), "max_ms": round(max(t), 2),
+                         "median_nodes": int(statistics.median(nodes)),
+                         "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": int(max(nodes)),
+                         "target": target, "met": met})
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run(quick=True):
+        print(row)

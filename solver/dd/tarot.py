@@ -1,0 +1,196 @@
+"""Exact double-dummy analysis of French Tarot card play (every hand visible).
+
+The objective is the real one: the per-defender amount ``T`` of TAROT-SCORE-1 (or
+TAROT-VAR-2 with ``scoring=fixed_base``) for the state's contract, with the poignée
+bonus ``H`` and the chelem announcement as fixed inputs. ``T`` depends non-additively on
+the attack's points, its bouts (threshold), petit au bout, the Excuse rules and chelem,
+so the search works on ``T`` itself: bisection over zero-window probes ("can the attack
+force T >= x?") in the Cython core, with a transposition table keyed on the remaining
+hands, the leader and the captured history the value still depends on (attack points
+and bouts so far, whether each side has won a trick, T1 in the previous trick). The
+attack maximises ``T``, the defence minimises it; the 5-player partner is known.
+
+``value`` is unrounded (``rounding=nearest_10`` is monotone, apply it to the result).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import tarot as face
+from ..errors import AtoutError, OptionError
+from ..games.base import Move
+
+DEFAULT_TT_BITS = 20
+
+
+@dataclass
+class DDResult:
+    """Outcome of a double-dummy search.
+
+    ``value``: exact T if ``complete`` (else None); ``attack_points``/``attack_bouts``:
+    the attack's final card points and bouts on the optimal line found (None when the
+    line was not computed); ``nodes``: search nodes; ``time`` in seconds."""
+
+    value: int | None
+    attack_points: float | None
+    attack_bouts: int | None
+    nodes: int
+    complete: bool
+    time: float
+    tt_hits: int = 0
+    tt_probes: int = 0
+    line: list[Move] = field(default_factory=list)
+    called: int | None = None
+
+
+def _deadline_left(start: float, deadline: float | None) -> float | None:
+    if deadline is None:
+        return None
+    return max(0.0, deadline - (time.monotonic() - start))
+
+
+def _budget_left(core: Any, node_budget: int | None, base: int) -> int | None:
+    if node_budget is None:
+        return None
+    return max(0, node_budget - (core.stats()["nodes"] - base))
+
+
+def _check_limits(node_budget: int | None, deadline: float | None, tt_bits: int) -> None:
+    if node_budget is not None and (not isinstance(node_budget, int) or node_budget < 0):
+        raise OptionError(f"node_budget must be a non-negative integer, got {node_budget!r}")
+    if deadline is not None and not deadline >= 0:
+        raise OptionError(f"deadline must be a non-negative number of seconds, got {deadline!r}")
+    if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 28:
+        raise OptionError(f"tt_bits must be an integer in 4..28, got {tt_bits!r}")
+
+
+def _best_line(core: Any, value: int, node_budget: int | None, deadline: float | None,
+               start: float, base: int) -> list[int] | None:
+    """Cards of an optimal line from the core's position (value known); the core is
+    left at the end of the deal. None if a limit stopped it."""
+    cards: list[int] = []
+    while not core.is_over():
+        attack = core.side_of_to_act()
+        found = None
+        for card in face.cards_of(core.legal_mask()):
+            core.play(card)
+            # attack: child >= value means child == value; defence: child <= value
+            ok = core.probe(value if attack else value + 1,
+                            node_budget=_budget_left(core, node_budget, base),
+                            deadline=_deadline_left(start, deadline))
+            if ok is None:
+                core.undo()
+                return None
+            if ok == bool(attack):
+                found = card
+                break
+            core.undo()
+        if found is None:  # pragma: no cover - a consistent table always finds one
+            raise AtoutError("internal error: no card keeps the double-dummy value")
+        cards.append(found)
+    return cards
+
+
+def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
+          tt_bits: int = DEFAULT_TT_BITS, *, line: bool = True,
+          poignee: int | None = None) -> DDResult:
+    """Exact value T of a Tarot play-phase ``state`` (attack's point of view), with the
+    attack's points and bouts on an optimal line (``line=False`` skips the line)."""
+    _check_limits(node_budget, deadline, tt_bits)
+    start = time.monotonic()
+    core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    value, complete = core.value(node_budget=node_budget, deadline=deadline)
+    stats = core.stats()
+    pts = bouts = None
+    moves: list[Move] = []
+    if complete and line:
+        cards = _best_line(core, value, node_budget, deadline, start, 0)
+        if cards is not None:
+            k = core.counts()
+            pts, bouts = k["att_pts"] / 2, k["att_bouts"]
+            moves = [Move("card", c) for c in cards]
+        stats = core.stats()
+    return DDResult(value if complete else None, pts, bouts, stats["nodes"], complete,
+                    time.monotonic() - start, stats["tt_hits"], stats["tt_probes"], moves)
+
+
+def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
+                tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None
+                ) -> dict[Move, DDResult]:
+    """Exact value T after each legal card of the seat to act (one shared table)."""
+    _check_limits(node_budget, deadline, tt_bits)
+    start = time.monotonic()
+    core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    out: dict[Move, DDResult] = {}
+    for card in face.cards_of(core.legal_mask()):
+        t0 = time.monotonic()
+        n0 = core.stats()["nodes"]
+        core.play(card)
+        value, complete = core.value(node_budget=_budget_left(core, node_budget, 0),
+                                     deadline=_deadline_left(start, deadline))
+        core.undo()
+        st = core.stats()
+        out[Move("card", card)] = DDResult(value if complete else None, None, None,
+                                           st["nodes"] - n0, complete,
+                                           time.monotonic() - t0)
+    return out
+
+
+def principal_variation(state: Any, node_budget: int | None = None,
+                        deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS, *,
+                        poignee: int | None = None) -> list[Move]:
+    """An optimal line of card play from ``state`` to the end of the deal."""
+    res = solve(state, node_budget, deadline, tt_bits, line=True, poignee=poignee)
+    if not res.complete:
+        raise AtoutError("the search hit its limit before finding the optimal line")
+    return res.line
+
+
+def _calls(hands: list[int], taker: int) -> list[int]:
+    """Cards the 5p taker may call (TAROT-CALL-2): Kings, or the lowest honour rank of
+    which he lacks a card."""
+    for rank in (13, 12, 11, 10):
+        cards = [22 + 14 * s + rank for s in range(4)]
+        if not all(hands[taker] >> c & 1 for c in cards):
+            return cards
+    return []
+
+
+def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
+             node_budget: int | None = None, deadline: float | None = None,
+             tt_bits: int = DEFAULT_TT_BITS) -> dict[tuple[int, str], DDResult]:
+    """DD value of every seat as taker in garde sans (dog to the attack) and garde
+    contre (dog to the defence), eldest hand leading. With 5 players the taker calls
+    the card (TAROT-CALL-2) that maximises his value (``DDResult.called``). Limits
+    apply per solve."""
+    from ..games import tarot as rules
+
+    opts = rules.resolve_options(options)
+    n = opts["players"]
+    hands, dog = rules._check_deal(deal, n)
+    aside = sum(1 << c for c in dog)
+    out: dict[tuple[int, str], DDResult] = {}
+    for taker in range(n):
+        for contract in ("garde_sans", "garde_contre"):
+            calls: list[int | None] = [None]
+            if n == 5:
+                calls = list(_calls(hands, taker)) or [None]
+            best: DDResult | None = None
+            for called in calls:
+                partner = None
+                if called is not None:
+                    holder = next((s for s, h in enumerate(hands) if h >> called & 1), None)
+                    partner = None if holder == taker else holder
+                st = rules.TarotState.for_play(list(hands), taker=taker, contract=contract,
+                                               partner=partner, called_card=called,
+                                               aside=aside, dealer=dealer, options=opts)
+                res = solve(st, node_budget, deadline, tt_bits, line=False)
+                res.called = called
+                if best is None or (res.value is not None and
+                                    (best.value is None or res.value > best.value)):
+                    best = res
+            out[(taker, contract)] = best
+    return out
