@@ -1,0 +1,573 @@
+"""French Tarot bid analysis (3/4/5 players): pass, prise, garde, garde sans, garde
+contre; for prise/garde the best écart among a candidate set, searched per sampled
+dog; whether to announce a poignée (and which level) and a chelem; in 5p which card
+to call.
+
+Scale: every score is the **evaluating seat's own score** for the deal (TAROT-SCORE-6:
+the taker gets 3T in 4p, 2T in 3p, 2T with a partner / 4T alone in 5p; a defender -T;
+the 5p partner +T), with the ``rounding`` option applied (TAROT-SCORE-8).
+
+Per sampled world (the unknown cards dealt uniformly among the other hands and the
+dog), each contract configuration is played out once and counted (attack points,
+bouts, petit au bout, tricks per side); every row sharing that play (prise and garde
+on the same écart, the poignée levels) is then scored from the count with the rules'
+``deal_value``. Card play, mode ``dd``: the opening is played by the heuristic player
+(``solver.heuristics.tarot``) until every hand holds ``ending`` cards, then the ending
+is solved double-dummy (``solver.dd.tarot`` core) for the contract's real objective T
+and played along an optimal line. Full 18-card 4p deals do not solve within a budget
+yet, hence the hybrid; an ending the node budget cannot solve is finished by the
+heuristic player and counted in the notes (``fallbacks``). Mode ``pimc``: the ending
+is played by PIMC agents instead (realistic, slow).
+
+Écart (TAROT-DOG-1/2): the candidate écarts are the heuristic one
+(``choose_discard``), voids of short suits filled with the best cards to bank, and
+the highest-point écart; each is played out in the world and the best T is kept
+(the taker sees the dog; DD also sees the other hands, so this is optimistic).
+``ecart_stats`` records how often the heuristic écart was the best candidate and the
+mean gap (the check of the heuristic against the search).
+
+Simplifications (stated in ``notes``): the auction is not used to bias the worlds;
+after our bid the others pass; a pass with no contract standing scores 0; a pass over
+a standing contract is scored with that taker playing it (heuristic écart and call).
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+from itertools import combinations
+from typing import Any
+
+from ..core import tarot as face
+from ..errors import AtoutError
+from ..games import tarot as T
+from ..games.base import GameState, Move
+from ..heuristics import tarot as H
+from . import Context, Outcome
+
+DEFAULT_ENDING = {3: 7, 4: 5, 5: 4}  # cards per hand at which DD takes over
+DEFAULT_NODE_BUDGET = 500_000
+CHELEM_MIN_STRENGTH = 95  # hand_strength (4p scale) below which chelem is not evaluated
+LOW_MASK = T.FULL_DECK & ~(T.TRUMP_MASK | T.EXCUSE_BIT | T.KINGS_MASK)  # TAROT-DOG-2 'L'
+
+
+def _mask(cards) -> int:
+    return sum(1 << c for c in cards)
+
+
+def _bits(mask: int) -> list[int]:
+    return T._cards(mask)
+
+
+# --- écarts --------------------------------------------------------------------------
+def legal_discards(hand: int, left: int) -> int:
+    """Cards the taker may discard next when ``left`` cards remain to discard
+    (TAROT-DOG-2): low cards only, trumps T2..T20 once the low cards cannot fill it."""
+    low = hand & LOW_MASK
+    if low.bit_count() >= left:
+        return low
+    return low | (hand & T.MIDDLE_TRUMPS)
+
+
+def heuristic_ecart(enlarged: int, dog_size: int) -> int:
+    """The heuristic player's écart (``choose_discard`` card by card)."""
+    hand, out = enlarged, 0
+    for i in range(dog_size):
+        legal = [Move("discard", c) for c in _bits(legal_discards(hand, dog_size - i))]
+        c = H.choose_discard({"hand": hand}, legal).value
+        hand &= ~(1 << c)
+        out |= 1 << c
+    return out
+
+
+def _fill(hand: int, chosen: int, dog_size: int) -> int:
+    """Complete an écart with the low cards worth most to bank (then lowest trumps)."""
+    low = [c for c in _bits(hand & LOW_MASK & ~chosen)]
+    low.sort(key=lambda c: (-T.card_points(c), (hand & T.SUIT_MASKS[T.card_suit(c)]).bit_count()))
+    for c in low:
+        if chosen.bit_count() >= dog_size:
+            break
+        chosen |= 1 << c
+    for c in _bits(hand & T.MIDDLE_TRUMPS):  # forced trumps: the lowest (TAROT-DOG-2)
+        if chosen.bit_count() >= dog_size:
+            break
+        chosen |= 1 << c
+    return chosen
+
+
+def ecart_candidates(enlarged: int, dog_size: int, limit: int = 4) -> list[int]:
+    """Legal écarts to compare (TAROT-DOG-2), the heuristic one first: voids of one or
+    two short suits (no King in them) completed with points to bank, and the
+    highest-point écart."""
+    out = [heuristic_ecart(enlarged, dog_size)]
+    low = enlarged & LOW_MASK
+    if low.bit_count() > dog_size:
+        voidable = [s for s in range(4) if enlarged & T.SUIT_MASKS[s] and
+                    not enlarged & T.KINGS_MASK & T.SUIT_MASKS[s] and
+                    (enlarged & T.SUIT_MASKS[s]).bit_count() <= dog_size]
+        voidable.sort(key=lambda s: (enlarged & T.SUIT_MASKS[s]).bit_count())
+        groups = [(s,) for s in voidable] + list(combinations(voidable, 2))
+        for g in groups:
+            suits = 0
+            for s in g:
+                suits |= enlarged & T.SUIT_MASKS[s]
+            if suits.bit_count() <= dog_size:
+                out.append(_fill(enlarged, suits, dog_size))
+        out.append(_fill(enlarged, 0, dog_size))
+    else:
+        out.append(_fill(enlarged, 0, dog_size))
+    seen: list[int] = []
+    for e in out:
+        if e not in seen and e.bit_count() == dog_size:
+            seen.append(e)
+    return seen[:max(1, limit)]
+
+
+# --- playing a configuration out -----------------------------------------------------
+def _heuristic_play(st: T.TarotState, until: int, rng: random.Random) -> None:
+    """Heuristic card play until a trick boundary where hands hold ``until`` cards."""
+    while st.phase == "play":
+        if not st.trick and st.hands[st.to_act].bit_count() <= until:
+            return
+        legal = st.legal_moves()
+        seat = st.to_act
+        mv = legal[0] if len(legal) == 1 else H.choose("tarot", st.observation(seat), legal, rng)
+        st.play(mv)
+
+
+def _counts_of_state(st: T.TarotState) -> dict[str, int]:
+    c = st.count()
+    return {"att_pts": c.points2, "att_bouts": c.bouts, "pb": c.petit_au_bout,
+            "att_tricks": c.attack_tricks, "def_tricks": c.defence_tricks}
+
+
+def _dd_line(st: T.TarotState, node_budget: int, tt_bits: int) -> dict[str, int] | None:
+    """Solve the position for its contract's T (TAROT-SCORE-1, no poignée) and play an
+    optimal line to the end; the counts of that line, or None if the budget ran out."""
+    core = face.from_state(st, tt_bits=tt_bits, poignee=0)
+    value, complete = core.value(node_budget=node_budget)
+    if not complete:
+        return None
+    while not core.is_over():
+        attack = core.side_of_to_act()
+        for card in face.cards_of(core.legal_mask()):
+            core.play(card)
+            ok = core.probe(value if attack else value + 1, node_budget=node_budget)
+            if ok is None:
+                return None
+            if ok == bool(attack):
+                break
+            core.undo()
+        else:  # pragma: no cover - a consistent search always finds a card
+            raise AtoutError("internal error: no card keeps the double-dummy value")
+    k = core.counts()
+    k["T"] = core.final_value()
+    return k
+
+
+def value_of(counts: dict[str, int], contract: str, options: dict[str, Any], *,
+             poignee: int = 0, chelem: bool = False) -> int:
+    """Per-defender amount T of a counted play (TAROT-SCORE-1..5, TAROT-VAR-2)."""
+    return T.deal_value(contract, Fraction(counts["att_pts"], 2), counts["att_bouts"],
+                        petit_au_bout=counts["pb"], poignee=poignee,
+                        chelem_announced=chelem,
+                        attack_all_tricks=counts["def_tricks"] == 0,
+                        defence_all_tricks=counts["att_tricks"] == 0, options=options)
+
+
+def made_of(counts: dict[str, int]) -> bool:
+    """Contract made (TAROT-COUNT-2)."""
+    return T.contract_result(Fraction(counts["att_pts"], 2), counts["att_bouts"])[0]
+
+
+class TarotEvaluator:
+    """Bid analysis of one Tarot hand (see the module docstring)."""
+
+    def __init__(self, ctx: Context, *, ending: int | None = None,
+                 node_budget: int = DEFAULT_NODE_BUDGET, ecarts: int = 4,
+                 tt_bits: int = 16, chelem: bool | None = None,
+                 only_contract: str | None = None):
+        self.ctx = ctx
+        self.opts = T.resolve_options(ctx.options)
+        n = self.n = self.opts["players"]
+        size = T.HAND_SIZE[n]
+        hand = list(ctx.hand)
+        bad = [c for c in hand if not isinstance(c, int) or not 0 <= c < 78]
+        if bad:
+            raise AtoutError(f"not a tarot card: {bad[0]!r}")
+        dup = sorted({c for c in hand if hand.count(c) > 1})
+        if dup:
+            raise AtoutError("card listed twice in the hand: "
+                             + T.TAROT_DECK.format_cards(dup))
+        if len(hand) != size:
+            raise AtoutError(f"a {n}-player Tarot hand has {size} different cards, "
+                             f"got {len(hand)}")
+        if not 0 <= ctx.seat < n or not 0 <= ctx.dealer < n:
+            raise AtoutError(f"seat and dealer must be 0..{n - 1} with {n} players")
+        self.hand = _mask(hand)
+        if self.opts["petit_sec_redeal"] and T._is_petit_sec(self.hand):
+            raise AtoutError("petit sec: this hand annuls the deal (TAROT-DEAL-3), "
+                             "there is nothing to bid")
+        self.dog_size = T.DOG_SIZE[n]
+        self.ending = DEFAULT_ENDING[n] if ending is None else ending
+        self.node_budget, self.ecarts, self.tt_bits = node_budget, ecarts, tt_bits
+        self.standing = self._replay_auction()
+        strength = H.hand_strength(self.hand)
+        self.chelem = strength >= CHELEM_MIN_STRENGTH if chelem is None else chelem
+        self.only_contract = only_contract
+        self.stats = {"solves": 0, "fallbacks": 0, "worlds": 0,
+                      "ecart_heuristic_best": 0, "ecart_gap": 0.0, "ecart_worlds": 0}
+        self._names = self._candidates()
+
+    # --- auction (TAROT-BID-1..3) ---------------------------------------------------
+    def _replay_auction(self) -> tuple[int, str] | None:
+        """Validate the auction on a state holding our hand; the standing (seat,
+        contract) or None."""
+        world = self.sample(random.Random(0))
+        hands = [sorted(_bits(h)) for h in world["hands"]]
+        st = T.new_state(options=self.opts | {"petit_sec_redeal": False},
+                         dealer=self.ctx.dealer,
+                         deal=T.Deal(hands, {"dog": sorted(_bits(world["dog"]))}))
+        for i, tok in enumerate(self.ctx.auction, 1):
+            if st.phase != "bid":
+                raise AtoutError(f"auction call {i} ({tok}): the auction is already over")
+            try:
+                st.play(tok)
+            except AtoutError as e:
+                raise AtoutError(f"auction call {i} ({tok}): {e}") from None
+        if st.phase != "bid" or st.to_act != self.ctx.seat:
+            raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call "
+                             f"(dealer {self.ctx.dealer}, TAROT-BID-1)")
+        self.legal_bids = [m.value for m in st.legal_moves()]
+        bids = [(T.CONTRACTS.index(b), s) for s, b in st.auction if b != "pass"]
+        if not bids:
+            return None
+        rank, seat = max(bids)
+        return seat, T.CONTRACTS[rank]
+
+    def _calls(self) -> list[int | None]:
+        """Cards the 5p taker may call (TAROT-CALL-2/3), or [None]."""
+        if self.n != 5:
+            return [None]
+        for rank in (T.RANK_K, T.RANK_Q, T.RANK_N):
+            cards = [22 + 14 * s + rank for s in range(4)]
+            if not all(self.hand >> c & 1 for c in cards):
+                return cards
+        if self.opts["five_player_lowest_call"] == "alone":
+            return [None]
+        return [22 + 14 * s + T.RANK_J for s in range(4)]
+
+    def _levels(self) -> list[str]:
+        """Poignée levels the hand qualifies for (TAROT-ANN-4/5, EX for one trump)."""
+        trumps = (self.hand & T.TRUMP_MASK).bit_count()
+        ex = bool(self.hand & T.EXCUSE_BIT)
+        return [lv for lv, t in zip(T.POIGNEE_LEVELS, T.POIGNEE_THRESHOLDS[self.n], strict=True)
+                if trumps >= t or (trumps == t - 1 and ex)]
+
+    def _candidates(self) -> list[str]:
+        """Row names; ``self._rows`` maps each to (contract, call, extra) where extra
+        is '', 'poignee:<level>' or 'chelem'."""
+        self._rows: dict[str, tuple[str | None, int | None, str]] = {"pass": (None, None, "")}
+        contracts = [b for b in self.legal_bids if b != "pass"]
+        if self.only_contract is not None:
+            contracts = [c for c in contracts if c == self.only_contract]
+        extras = [""] + [f"poignee:{lv}" for lv in self._levels()] + \
+            (["chelem"] if self.chelem else [])
+        for c in contracts:
+            for call in self._calls():
+                base = c if call is None else f"{c} {T.TAROT_DECK.token(call)}"
+                for x in extras:
+                    self._rows[f"{base} {x}".strip()] = (c, call, x)
+        return list(self._rows)
+
+    def drop_rows(self, keep) -> None:
+        """Keep only the rows whose (contract, call, extra) satisfies ``keep``."""
+        self._rows = {k: v for k, v in self._rows.items() if k == "pass" or keep(*v)}
+        self._names = list(self._rows)
+
+    # --- the evaluator API ------------------------------------------------------------
+    @property
+    def notes(self) -> list[str]:
+        s = self.stats
+        out = [f"scores are seat {self.ctx.seat}'s own score (TAROT-SCORE-6: taker "
+               f"{ {3: '2T', 4: '3T', 5: '2T or 4T alone'}[self.n]}, defender -T)",
+               "play: heuristic opening, then a DD ending from "
+               f"{self.ending} cards per hand (mode dd) or PIMC (mode pimc); prise/garde "
+               f"take the best of up to {self.ecarts} candidate écarts per world "
+               "(optimistic: the écart is chosen seeing the world)",
+               "auction not used to bias the worlds; the others pass after our bid; "
+               "pass with no contract standing scores 0"]
+        if s["solves"]:
+            out.append(f"{s['fallbacks']} of {s['solves']} endings exceeded the node budget "
+                       f"({self.node_budget}) and were finished by the heuristic player")
+        if s["ecart_worlds"]:
+            out.append(f"écart check: the heuristic écart was the best candidate in "
+                       f"{s['ecart_heuristic_best']} of {s['ecart_worlds']} worlds, mean "
+                       f"gap {s['ecart_gap'] / s['ecart_worlds']:.1f} T")
+        if not self.chelem:
+            out.append(f"chelem not evaluated (hand strength below {CHELEM_MIN_STRENGTH})")
+        return out
+
+    def candidates(self) -> list[str]:
+        return list(self._names)
+
+    def sample(self, rng: random.Random) -> dict[str, Any]:
+        """A world: every hand (ours fixed) and the dog, uniformly among the rest."""
+        rest = [c for c in range(78) if not self.hand >> c & 1]
+        rng.shuffle(rest)
+        size = T.HAND_SIZE[self.n]
+        hands, k = [], 0
+        for seat in range(self.n):
+            if seat == self.ctx.seat:
+                hands.append(self.hand)
+            else:
+                hands.append(_mask(rest[k:k + size]))
+                k += size
+        return {"hands": hands, "dog": _mask(rest[k:])}
+
+    def play(self, hands: list[int], aside: int, contract: str, taker: int,
+             called: int | None, chelem: bool, mode: str) -> dict[str, int]:
+        """Counts of one configuration played out (see the module docstring)."""
+        partner = None
+        if called is not None:
+            holder = next((s for s, h in enumerate(hands) if h >> called & 1), None)
+            partner = None if holder == taker else holder  # TAROT-CALL-3/4
+        st = T.TarotState.for_play(list(hands), taker=taker, contract=contract,
+                                   partner=partner, called_card=called, aside=aside,
+                                   dealer=self.ctx.dealer, chelem_announced=chelem,
+                                   options=self.opts)
+        rng = random.Random(0)
+        _heuristic_play(st, self.ending, rng)
+        self.stats["solves"] += 1
+        if st.phase == "over":
+            k = _counts_of_state(st)
+        elif mode == "dd":
+            k = _dd_line(st, self.node_budget, self.tt_bits)
+            if k is None:
+                self.stats["fallbacks"] += 1
+                _heuristic_play(st, -1, rng)
+                k = _counts_of_state(st)
+        else:
+            k = self._pimc_ending(st)
+        k["partner"] = -1 if partner is None else partner
+        return k
+
+    def _pimc_ending(self, st: T.TarotState) -> dict[str, int]:
+        from ..pimc import PimcAgent
+
+        agents = [PimcAgent(seed=s, worlds=self.ctx.pimc_worlds, node_budget=self.node_budget,
+                            tt_bits=self.tt_bits) for s in range(self.n)]
+        while st.phase == "play":
+            st.play(agents[st.to_act].choose(st, st.to_act))
+        return _counts_of_state(st)
+
+    def _seat_score(self, t: int, taker: int, partner: int) -> int:
+        return T.distribute(t, self.n, taker, None if partner < 0 else partner,
+                            self.opts["rounding"])[self.ctx.seat]
+
+    def outcomes(self, world: dict[str, Any], mode: str) -> dict[str, Outcome]:
+        hands, dog = world["hands"], world["dog"]
+        me = self.ctx.seat
+        bonuses = self.opts["poignee_bonuses"]
+        want_chelem = any(x == "chelem" for _, _, x in self._rows.values())
+        out: dict[str, Outcome] = {}
+        self.stats["worlds"] += 1
+        done: dict[tuple[str, int | None], tuple[dict[str, int], dict[str, int] | None]] = {}
+        for name, (contract, call, extra) in self._rows.items():
+            if contract is None:
+                continue
+            if (contract, call) not in done:
+                for c2, pair in self._configs(hands, dog, contract, call, mode,
+                                              want_chelem).items():
+                    done[(c2, call)] = pair
+            plain, chel = done[(contract, call)]
+            if extra == "chelem":
+                t = value_of(chel, contract, self.opts, chelem=True)  # TAROT-SCORE-5
+                out[name] = Outcome(self._seat_score(t, me, chel["partner"]),
+                                    chel["def_tricks"] == 0)
+                continue
+            h = 0
+            if extra:  # TAROT-ANN-6: the bonus goes to the side winning the deal
+                h = bonuses[T.POIGNEE_LEVELS.index(extra.split(":")[1])]
+            t = value_of(plain, contract, self.opts, poignee=h)
+            out[name] = Outcome(self._seat_score(t, me, plain["partner"]), made_of(plain))
+        out["pass"] = self._pass(hands, dog, mode)
+        return out
+
+    def _configs(self, hands: list[int], dog: int, contract: str, call: int | None,
+                 mode: str, want_chelem: bool) -> dict[str, tuple[dict[str, int], dict[str, int] | None]]:
+        """Counts (plain, chelem announced) per contract sharing the play: prise and
+        garde on the best écart of the candidates (TAROT-DOG-1/2); garde sans / garde
+        contre with the dog aside (TAROT-DOG-3/4)."""
+        me = self.ctx.seat
+        if contract in ("garde_sans", "garde_contre"):
+            plain = self.play(hands, dog, contract, me, call, False, mode)
+            chel = self.play(hands, dog, contract, me, call, True, mode) if want_chelem else None
+            return {contract: (plain, chel)}
+        enlarged = self.hand | dog
+        best: dict[str, tuple[int, dict[str, int], int]] = {}
+        heuristic_t = None
+        for i, e in enumerate(ecart_candidates(enlarged, self.dog_size, self.ecarts)):
+            hs = list(hands)
+            hs[me] = enlarged & ~e
+            k = self.play(hs, e, "garde", me, call, False, mode)  # prise: same play
+            for c2 in ("prise", "garde"):
+                t = value_of(k, c2, self.opts)
+                if c2 not in best or t > best[c2][0]:
+                    best[c2] = (t, k, e)
+            if i == 0:
+                heuristic_t = value_of(k, "garde", self.opts)
+        self.stats["ecart_worlds"] += 1
+        self.stats["ecart_heuristic_best"] += heuristic_t >= best["garde"][0]
+        self.stats["ecart_gap"] += best["garde"][0] - heuristic_t
+        out = {}
+        for c2 in ("prise", "garde"):
+            chel = None
+            if want_chelem:
+                hs = list(hands)
+                e = best[c2][2]
+                hs[me] = enlarged & ~e
+                chel = self.play(hs, e, "garde", me, call, True, mode)
+            out[c2] = (best[c2][1], chel)
+        return out
+
+    def _pass(self, hands: list[int], dog: int, mode: str) -> Outcome:
+        """Our pass: 0 with no standing contract, else that taker plays it (heuristic
+        écart and call) and we score our seat's share."""
+        if self.standing is None:
+            return Outcome(0.0, None)
+        taker, contract = self.standing
+        call = None
+        if self.n == 5:
+            rank = None
+            for r in (T.RANK_K, T.RANK_Q, T.RANK_N, T.RANK_J):
+                cards = [22 + 14 * s + r for s in range(4)]
+                if not all(hands[taker] >> c & 1 for c in cards):
+                    rank = r
+                    break
+            if rank is not None:
+                legal = [Move("call", 22 + 14 * s + rank) for s in range(4)]
+                call = H.choose_call({"hand": hands[taker]}, legal).value
+        hs, aside = list(hands), dog
+        if contract in ("prise", "garde"):
+            enlarged = hands[taker] | dog
+            aside = heuristic_ecart(enlarged, self.dog_size)
+            hs[taker] = enlarged & ~aside
+        k = self.play(hs, aside, contract, taker, call, False, mode)
+        t = value_of(k, contract, self.opts)
+        score = self._seat_score(t, taker, k["partner"])
+        mine = self.ctx.seat == k["partner"]
+        return Outcome(score, made_of(k) if mine else not made_of(k))
+
+
+def make_evaluator(ctx: Context, **params: Any) -> TarotEvaluator:
+    """The Tarot evaluator; ``params``: ending, node_budget, ecarts, tt_bits, chelem."""
+    return TarotEvaluator(ctx, **params)
+
+
+# --- the PIMC agent's non-card decisions ---------------------------------------------------
+def decide(state: GameState, seat: int, budget: int = 8) -> Move | None:
+    """Bid, call or écart for ``seat`` by this analysis over ``budget`` worlds (the
+    seat's observation only); None lets the heuristic decide (announcements)."""
+    from . import evaluate
+
+    obs = state.observation(seat)
+    phase = obs["phase"]
+    legal = state.legal_moves()
+    n = obs["players"]
+    opts = T.non_default_options(state.options)
+    if phase == "bid":
+        auction = [b for _, b in obs["auction"]]
+        ctx = Context("tarot", _bits(obs["hand"]), seat, obs["dealer"], opts, auction)
+        ev = TarotEvaluator(ctx, chelem=False)
+        ev.drop_rows(lambda c, call, x: not x)
+        res = evaluate(ctx, samples=budget, seed=_seed(obs), evaluator=ev)
+        bid = res.recommended.split()[0]
+        return next((m for m in legal if m.value == bid), None)
+    if phase == "call" and n == 5:
+        hand = obs["hand"]
+        # evaluate as if at the bid with only this contract, choosing the call
+        ctx = Context("tarot", _bits(hand), seat, obs["dealer"], opts,
+                      [b for _, b in obs["auction"]][:_my_turn(obs)])
+        try:
+            ev = TarotEvaluator(ctx, chelem=False, only_contract=obs["contract"])
+        except AtoutError:
+            return None
+        ev.drop_rows(lambda c, call, x: not x)
+        res = evaluate(ctx, samples=budget, seed=_seed(obs), evaluator=ev)
+        calls = [r for r in res.rows if r.option.startswith(obs["contract"] + " ")]
+        if not calls:
+            return None
+        card = T.TAROT_DECK.card(calls[0].option.split()[1])
+        return next((m for m in legal if m.value == card), None)
+    if phase == "ecart":
+        return _decide_ecart(state, obs, legal, budget)
+    return None
+
+
+def _seed(obs: dict) -> int:
+    return (obs["hand"] * 1_000_003 + obs["seat"]) % (1 << 62)
+
+
+def _my_turn(obs: dict) -> int:
+    for i, (s, _) in enumerate(obs["auction"]):
+        if s == obs["seat"]:
+            return i
+    return len(obs["auction"])
+
+
+_ECARTS: dict[tuple, int] = {}  # écart chosen per (enlarged hand, seat, ...): one search
+
+
+def _decide_ecart(state: GameState, obs: dict, legal: list[Move], budget: int) -> Move | None:
+    """Choose the whole écart once (best mean DD value over ``budget`` worlds among the
+    candidates, TAROT-DOG-2) and return its next card."""
+    hand, done = obs["hand"], obs["ecart"] or 0
+    n, dog_size = obs["players"], T.DOG_SIZE[obs["players"]]
+    enlarged = hand | done
+    key = (enlarged, obs["seat"], obs["contract"], obs["called_card"], budget)
+    if key not in _ECARTS:
+        cands = [e for e in ecart_candidates(enlarged, dog_size) if e & done == done]
+        if not cands:
+            return None
+        if len(cands) > 1:
+            rng = random.Random(_seed(obs))
+            unknown = [c for c in range(78) if not enlarged >> c & 1]
+            size = T.HAND_SIZE[n]
+            totals = [0.0] * len(cands)
+            ev = _PlayOnly(n, obs["dealer"], state.options)
+            taker = obs["seat"]
+            for _ in range(budget):
+                rng.shuffle(unknown)
+                hands, k = [], 0
+                for s in range(n):
+                    if s == taker:
+                        hands.append(0)
+                    else:
+                        hands.append(_mask(unknown[k:k + size]))
+                        k += size
+                for i, e in enumerate(cands):
+                    hs = list(hands)
+                    hs[taker] = enlarged & ~e
+                    counts = ev.play(hs, e, "garde", taker, obs["called_card"], False, "dd")
+                    totals[i] += value_of(counts, obs["contract"], state.options)
+            best = cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]
+        else:
+            best = cands[0]
+        if len(_ECARTS) > 256:
+            _ECARTS.clear()
+        _ECARTS[key] = best
+    todo = _ECARTS[key] & ~done
+    return next((m for m in legal if todo >> m.value & 1), None)
+
+
+class _PlayOnly(TarotEvaluator):
+    """The play-out machinery of the evaluator without a hand to validate."""
+
+    def __init__(self, n: int, dealer: int, options: dict[str, Any]):
+        self.opts = T.resolve_options(T.non_default_options(options))
+        self.n = n
+        self.ctx = Context("tarot", [], 0, dealer, options)
+        self.ending = DEFAULT_ENDING[n]
+        self.node_budget, self.tt_bits = DEFAULT_NODE_BUDGET, 16
+        self.stats = {"solves": 0, "fallbacks": 0}
