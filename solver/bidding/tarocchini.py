@@ -1,0 +1,552 @@
+"""Tarocchini bid analysis: the Terziglio bid (pass / gioco / solo, the gioco with its
+stock exchange), the discard of the stock or of the Ottocento dealer's talon, the
+Ottocento *monte* vote and which combinations to declare.
+
+What the seat knows is its hand at the moment of the decision and the public moves so
+far (``ctx.auction``: the deal's move tokens — monte votes ``monte``/``play``, bids,
+``discard:<card>`` for the seat's own discards or ``discard:?`` for another player's
+unseen ones, ``decl:...`` tokens). The moves are scanned to find the decision
+(TERZ-BID-1, TERZ-BID-2, OTTO-DEAL-2, OTTO-DEAL-4, TAROC-DECL-1); each world deals the
+unseen cards uniformly (declared cards stay with their declarer, TAROC-DECL-1),
+replays the moves on that deal (a hidden discard is chosen by the heuristic player),
+applies the candidate and finishes the deal:
+
+* the other decisions (later bids, discards, declarations) are the heuristic player's;
+* card play, ``mode='dd'``: the heuristic player for the first tricks, then the exact
+  double-dummy value of the last ``ENDGAME_CARDS`` tricks (full-deal DD of 15 or 18
+  tricks is far beyond the solver: > 50 M nodes without a result), so "dd" is
+  optimistic only in the endgame; ``mode='pimc'``: the same opening, then PIMC agents
+  (``solver.pimc.PimcAgent``, ``ctx.pimc_worlds`` worlds) who see only their own
+  observation — declared cards are public to them, so the information a declaration
+  gives away is priced in this mode only.
+
+Scores are for the seat: Terziglio game points after settlement (TERZ-SCORE-3..6:
+declarer ±2G, opponents ∓G); Ottocento the seat's side total minus the other side's
+(OTTO-SCORE-1). A thrown-in deal (all pass, all monte) scores 0. ``made``: the
+declarer won (TERZ-SCORE-2) for the seat's own contract, else "the seat's side came
+out ahead"; None for a thrown-in deal.
+
+``decide(state, seat, budget)`` lets the PIMC agent take these decisions with a small
+sample budget (``PimcAgent(bidding='sim')``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..dd import tarocchini as ddt
+from ..errors import AtoutError
+from ..games import tarocchini as T
+from ..games.base import Move
+from ..games.tarocchini_melds import CONT_MASK, SEQUENCES, best_combinations
+from ..heuristics import tarocchini as H
+from ..notation import Deal
+from ..options import resolve
+from . import Context, Outcome, evaluate
+
+ENDGAME_CARDS = 6  # cards per hand from which the play is solved exactly (dd mode)
+NODE_BUDGET = 3_000_000  # per endgame search; an unfinished search falls back to play
+MAX_DISCARDS = 6  # candidate discard sets compared
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def _fmt(mask: int) -> str:
+    return T.DECK.format_cards(mask)
+
+
+# --- scanning the moves so far -----------------------------------------------------------
+@dataclass
+class Scan:
+    """Where the public moves leave the deal (computed without the cards)."""
+
+    phase: str
+    to_act: int
+    round: int = 0  # monte round (OTTO-DEAL-4)
+    declarer: int | None = None
+    contract: str | None = None
+    discarder: int | None = None
+    own_discards: list[int] = field(default_factory=list)
+    hidden_discards: int = 0
+    declared: dict[int, int] = field(default_factory=dict)  # seat -> declared cards
+    my_decl: list[tuple[str, int]] = field(default_factory=list)
+
+
+def scan(tokens: list[str], opts: dict[str, Any], dealer: int, seat: int) -> Scan:
+    """Follow the deal's flow (TAROC-GEN-1, OTTO-DEAL-4, OTTO-SCORE-3, TERZ-BID-1/2,
+    TAROC-DECL-1) through the tokens; raise AtoutError naming the first bad one."""
+    otto = opts["game"] == "ottocento"
+    n = 4 if otto else 3
+    eldest = (dealer + 1) % n
+    probe = T.TarocchiniState.__new__(T.TarocchiniState)  # only for parse_move
+    out = Scan("", eldest)
+    i = 0
+
+    def bad(msg: str) -> AtoutError:
+        tok = tokens[i] if i < len(tokens) else "(end)"
+        return AtoutError(f"auction move {i + 1} ({tok}): {msg}")
+
+    def take(kinds: tuple[str, ...]) -> Move | None:
+        nonlocal i
+        if i >= len(tokens):
+            return None
+        tok = tokens[i]
+        if tok == "discard:?":
+            mv = Move("discard", None)
+        else:
+            try:
+                mv = probe.parse_move(tok)
+            except AtoutError as e:
+                raise bad(str(e)) from None
+        if mv.kind not in kinds:
+            raise bad(f"expected a {' or '.join(kinds)} move here")
+        i += 1
+        return mv
+
+    if otto:
+        rounds = {"off": 0, "after_5": 1, "after_5_and_10": 2}[opts["monte"]]
+        for r in range(rounds):
+            votes = []
+            for k in range(4):
+                mv = take(("monte",))
+                if mv is None:
+                    out.phase, out.to_act, out.round = "monte", (eldest + k) % 4, r
+                    return out
+                votes.append(mv.value)
+            if all(votes):
+                raise bad("all four said monte: the deal was thrown in (OTTO-DEAL-4)")
+        if i < len(tokens) and tokens[i] in ("callout", "take"):
+            if tokens[i] == "callout":
+                raise bad("the dealer called out: the game is over (OTTO-SCORE-3)")
+            i += 1
+        discarder, ndisc = dealer, 2
+    else:
+        bids = []
+        for k in range(3):
+            mv = take(("bid",))
+            if mv is None:
+                out.phase, out.to_act = "bid", (eldest + k) % 3
+                return out
+            if bids and T.BIDS.index(mv.value) <= max(T.BIDS.index(b) for b in bids) \
+                    and mv.value != "pass":
+                raise bad("a bid must be higher than the current one (TERZ-BID-1)")
+            bids.append(mv.value)
+        if all(b == "pass" for b in bids):
+            raise bad("all passed: the deal was thrown in (TERZ-BID-1)")
+        top = max(range(3), key=lambda k: T.BIDS.index(bids[k]))
+        out.declarer, out.contract = (eldest + top) % 3, bids[top]
+        discarder = out.declarer
+        ndisc = 0 if out.contract == "solo" else (8 if opts["terziglio_deal"] == "18+8" else 5)
+    out.discarder = discarder
+    for _ in range(ndisc):
+        mv = take(("discard",))
+        if mv is None:
+            out.phase, out.to_act = "discard", discarder
+            return out
+        if mv.value is None:
+            if discarder == seat:
+                raise bad("name your own discards (discard:<card>)")
+            out.hidden_discards += 1
+        elif discarder == seat:
+            out.own_discards.append(mv.value)
+        else:
+            raise bad("another player's discard is unseen: write discard:?")
+    for k in range(n):
+        s = (eldest + k) % n
+        if s == seat:
+            out.my_decl = []
+        while True:
+            mv = take(("declare", "declare_end", "declare_max"))
+            if mv is None:
+                out.phase, out.to_act = "declare", s
+                return out
+            if mv.kind == "declare_max":
+                if s != seat:
+                    raise bad("decl:max of another player: list his combinations")
+                raise bad("decl:max ends the seat's declaration: nothing left to decide")
+            if mv.kind == "declare_end":
+                break
+            out.declared[s] = out.declared.get(s, 0) | mv.value[1]
+            if s == seat:
+                out.my_decl.append(mv.value)
+    raise bad("the declarations are over: card play is analysed by `atout solve` and "
+              "the pimc player, not by bid analysis")
+
+
+# --- the evaluator --------------------------------------------------------------------
+class TarocchiniEvaluator:
+    """Candidates, worlds and outcomes of one Tarocchini decision (module docstring)."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        self.opts = resolve(T.OPTIONS, ctx.options, T.NAME)
+        self.otto = self.opts["game"] == "ottocento"
+        self.n = 4 if self.otto else 3
+        if not 0 <= ctx.seat < self.n or not 0 <= ctx.dealer < self.n:
+            raise AtoutError(f"seat and dealer must be 0..{self.n - 1}")
+        hand = list(ctx.hand)
+        if any(not isinstance(c, int) or not 0 <= c < 62 for c in hand):
+            raise AtoutError("the hand holds cards that are not Tarocchini cards")
+        if len(set(hand)) != len(hand):
+            raise AtoutError("the hand lists a card twice")
+        self.hand = _mask(hand)
+        self.scan = scan(list(ctx.auction), self.opts, ctx.dealer, ctx.seat)
+        sc = self.scan
+        if sc.to_act != ctx.seat:
+            raise AtoutError(f"after these moves it is seat {sc.to_act}'s decision "
+                             f"({sc.phase}), not seat {ctx.seat}'s")
+        each = 15 if self.otto else (18 if self.opts["terziglio_deal"] == "18+8" else 19)
+        self.stock_size = 2 if self.otto else 62 - 3 * each
+        want = {"monte": 5 * (sc.round + 1), "bid": each,
+                "discard": each + self.stock_size, "declare": each}[sc.phase]
+        what = {"monte": "the packets dealt so far", "bid": "a dealt hand",
+                "discard": "the hand with the " + ("talon" if self.otto else "stock"),
+                "declare": "the hand after the exchange"}[sc.phase]
+        if len(hand) != want:
+            raise AtoutError(f"{self.opts['game']} {sc.phase}: {what} has {want} cards, "
+                             f"got {len(hand)}")
+        own = _mask(sc.own_discards)
+        if own & self.hand:
+            raise AtoutError("a discarded card is also in the hand")
+        for s, m in sc.declared.items():
+            if s == ctx.seat and m & ~self.hand:
+                raise AtoutError("the seat declared cards it does not hold")
+            if s != ctx.seat and m & (self.hand | own):
+                raise AtoutError(f"seat {s} declared a card of this hand")
+        self.own_discards = own
+        self.notes = [
+            "dd: heuristic play, then exact DD of the last "
+            f"{ENDGAME_CARDS} tricks (optimistic there); pimc: PIMC endgame; the other "
+            "decisions (later bids, discards, declarations) are the heuristic player's",
+            "bids, votes and non-declarations of the others are not used to bias the "
+            "worlds (uniform over the unseen cards)"]
+        if sc.phase == "declare":
+            self.notes.append("in dd mode a declaration gives nothing away (everyone "
+                              "sees every card): compare declarations with --mode pimc")
+        self._cands = self._candidates()
+
+    # --- candidates ---------------------------------------------------------------
+    def _candidates(self) -> dict[str, list[Move]]:
+        sc = self.scan
+        if sc.phase == "monte":
+            return {"play": [Move("monte", False)], "monte": [Move("monte", True)]}
+        if sc.phase == "bid":
+            return {b: [Move("bid", b)] for b in self._legal_bids()}
+        if sc.phase == "discard":
+            k = 2 if self.otto else self.stock_size
+            return {"discard " + _fmt(m): [Move("discard", c) for c in _bits(m)]
+                    for m in discard_candidates(self.hand, k, self.opts)}
+        return declaration_candidates(self.hand, self.opts, sc.my_decl)
+
+    def _legal_bids(self) -> list[str]:
+        made = [t for t in self.ctx.auction]
+        top = max((T.BIDS.index(b) for b in made), default=0)
+        return ["pass", *T.BIDS[top + 1:]]
+
+    def candidates(self) -> list[str]:
+        return list(self._cands)
+
+    # --- worlds ---------------------------------------------------------------------
+    def sample(self, rng: random.Random) -> dict[str, Any]:
+        """One world: a full deal consistent with the seat's view, and a seed for the
+        play of that world."""
+        sc, seat, n, dealer = self.scan, self.ctx.seat, self.n, self.ctx.dealer
+        each = (62 - self.stock_size) // n
+        cap = [each] * n  # cards held after the exchange (dealer/declarer: + stock)
+        extra = -1  # holder of the stock/talon when nobody has taken it
+        if self.otto:
+            cap[dealer] += 2
+        elif sc.declarer is not None and sc.contract == "gioco":
+            cap[sc.declarer] += self.stock_size
+        else:
+            extra = n
+            cap.append(self.stock_size)
+        fixed = [0] * len(cap)
+        fixed[seat] = self.hand | self.own_discards
+        for s, m in sc.declared.items():
+            fixed[s] |= m
+        known = 0
+        for m in fixed:
+            known |= m
+        rest = _bits(((1 << 62) - 1) & ~known)
+        rng.shuffle(rest)
+        holdings = list(fixed)
+        k = 0
+        for h in range(len(cap)):
+            need = cap[h] - fixed[h].bit_count()
+            if need < 0:
+                raise AtoutError(f"seat {h} declared more cards than it holds")
+            holdings[h] |= _mask(rest[k:k + need])
+            k += need
+        first = self.hand if sc.phase == "monte" else 0
+        hands, extras = [], {}
+        for s in range(n):
+            cards = _bits(holdings[s])
+            if s == seat and first:
+                cards = _bits(first) + [c for c in cards if not first >> c & 1]
+            hands.append(cards)
+        if self.otto:
+            # the dealer's 2 last cards: two not in his first packets (OTTO-DEAL-1)
+            extras["talon"] = hands[dealer][-2:]
+            hands[dealer] = hands[dealer][:-2]
+        elif extra >= 0:
+            extras["stock"] = _bits(holdings[extra])
+        else:
+            d = sc.declarer
+            extras["stock"] = hands[d][-self.stock_size:]
+            hands[d] = hands[d][:-self.stock_size]
+        return {"deal": Deal(hands, extras), "seed": rng.randrange(1 << 30)}
+
+    def _replay(self, world: dict[str, Any]) -> T.TarocchiniState:
+        st = T.new_state(self.opts, dealer=self.ctx.dealer, deal=world["deal"])
+        rng = random.Random(world["seed"])
+        reserved = _mask([])
+        for m in self.scan.declared.values():
+            reserved |= m
+        for i, tok in enumerate(self.ctx.auction, 1):
+            if st.phase == "callout" and tok not in ("callout", "take"):
+                st.play(Move("callout", False))  # this world's dealer could call out
+            if tok == "take" and st.phase != "callout":
+                continue  # OTTO-SCORE-3: offered only when he can reach the target
+            if tok == "discard:?":
+                mv = _heuristic_move(st, rng, avoid=reserved)
+            else:
+                mv = st.parse_move(tok)
+            try:
+                st.play(mv)
+            except AtoutError as e:
+                raise AtoutError(f"auction move {i} ({tok}): {e}") from None
+        return st
+
+    def outcomes(self, world: dict[str, Any], mode: str) -> dict[str, Outcome]:
+        base = self._replay(world)
+        out = {}
+        for name, moves in self._cands.items():
+            st = base.copy()
+            for mv in moves:
+                st.play(mv)
+            if st.phase == "declare" and self.scan.phase == "declare" \
+                    and st.to_act == self.ctx.seat:
+                st.play(Move("declare_end"))
+            finish(st, mode, random.Random(world["seed"]), self.ctx.pimc_worlds)
+            out[name] = self._outcome(st, name)
+        return out
+
+    def _outcome(self, st: T.TarocchiniState, name: str) -> Outcome:
+        seat = self.ctx.seat
+        if st.abandoned:
+            return Outcome(0.0, None)
+        if self.otto:
+            t = st.side_totals()
+            side = st.side_of[seat]
+            net = t[side] - t[1 - side]
+            return Outcome(net, net > 0)
+        score = st.scores()[seat]
+        return Outcome(score, score > 0)
+
+    def recommend(self, rows) -> str:
+        return rows[0].option
+
+
+def _heuristic_move(st: T.TarocchiniState, rng: random.Random, avoid: int = 0) -> Move:
+    """The heuristic player's non-card move for the seat to act (``avoid``: cards it
+    must keep, e.g. cards it declares later in the given moves)."""
+    seat = st.to_act
+    legal = st.legal_moves()
+    if st.phase == "discard" and avoid:
+        keep = [m for m in legal if not avoid >> m.value & 1]
+        legal = keep or legal
+    return H.choose(T.NAME, st.observation(seat), legal, rng)
+
+
+def finish(st: T.TarocchiniState, mode: str, rng: random.Random, pimc_worlds: int = 8) -> None:
+    """Play ``st`` to its end: heuristic decisions and opening play, then the endgame by
+    exact DD (``dd``) or by PIMC agents (``pimc``); an unfinished DD search (node
+    budget) lets the heuristic player finish."""
+    agents = None
+    while not st.is_over():
+        if st.phase != "play":
+            st.play(_heuristic_move(st, rng))
+            continue
+        if st.trick or max(h.bit_count() for h in st.hands) > ENDGAME_CARDS:
+            st.play(_heuristic_move(st, rng))
+            continue
+        if mode == "dd":
+            if _dd_endgame(st):
+                return
+            while not st.is_over():
+                st.play(_heuristic_move(st, rng))
+            return
+        from ..pimc import PimcAgent
+        if agents is None:
+            agents = [PimcAgent(seed=rng.randrange(1 << 30), worlds=pimc_worlds,
+                                node_budget=NODE_BUDGET) for _ in range(st.n)]
+        while not st.is_over():
+            st.play(agents[st.to_act].choose(st, st.to_act))
+
+
+def _dd_endgame(st: T.TarocchiniState) -> bool:
+    """Finish ``st`` along an optimal double-dummy line; False if the search was cut."""
+    try:
+        line = ddt.principal_variation(st, node_budget=NODE_BUDGET)
+    except AtoutError:
+        return False
+    for mv in line:
+        st.play(mv)
+    return True
+
+
+# --- candidate generators ------------------------------------------------------------
+def _meld_points(hand: int, opts: dict[str, Any]) -> int:
+    return best_combinations(hand, bool(opts["contatore_multi_use"]),
+                             int(opts["max_contatori_per_suit_sequence"]))[0]
+
+
+def discard_candidates(hand: int, k: int, opts: dict[str, Any]) -> list[int]:
+    """A few different discards of ``k`` cards (never a five-point card, OTTO-DEAL-2,
+    TERZ-BID-2): the heuristic player's, and greedy ones that keep the combinations
+    and (a) build voids in short suits, (b) bank the most valuable loose cards in the
+    own pile, (c) throw the cheapest cards, (d) throw low trumps."""
+    free = hand & ~T.FIVE_POINT_MASK
+    if free.bit_count() < k:
+        raise AtoutError(f"the hand has only {free.bit_count()} cards that may be discarded "
+                         f"(no five-point card, OTTO-DEAL-2 / TERZ-BID-2), {k} needed")
+    obs = {"options": opts}
+    out: list[int] = []
+
+    def greedy(key) -> int:
+        h, chosen = hand, 0
+        for _ in range(k):
+            cands = _bits(h & ~T.FIVE_POINT_MASK)
+            base = _meld_points(h, opts)
+            c = min(cands, key=lambda c: (base - _meld_points(h & ~(1 << c), opts), key(h, c), c))
+            h &= ~(1 << c)
+            chosen |= 1 << c
+        return chosen
+
+    h, chosen = hand, 0
+    for _ in range(k):  # the heuristic player's discard
+        legal = [Move("discard", c) for c in _bits(h & ~T.FIVE_POINT_MASK)]
+        c = H.choose_discard(obs | {"hand": h}, legal).value
+        h &= ~(1 << c)
+        chosen |= 1 << c
+    out.append(chosen)
+
+    def length(h: int, c: int) -> int:
+        return (h & T.SUIT_MASK_OF[T.SUIT_OF[c]]).bit_count() if c < 40 else 99
+
+    keys = [
+        lambda h, c: (length(h, c), T.card_value(c)),  # (a) voids
+        lambda h, c: (c >= 40, -T.card_value(c), length(h, c)),  # (b) bank value
+        lambda h, c: (H.worth(c), length(h, c)),  # (c) cheapest
+        lambda h, c: (c < 40, T.POWER[c]),  # (d) low trumps
+    ]
+    for key in keys:
+        m = greedy(key)
+        if m not in out:
+            out.append(m)
+    return out[:MAX_DISCARDS]
+
+
+def declaration_candidates(hand: int, opts: dict[str, Any],
+                           done: list[tuple[str, int]] | None = None
+                           ) -> dict[str, list[Move]]:
+    """Declarations to compare (TAROC-DECL-2/3): nothing more, the best set of
+    combinations, and the best set less one family (keeping those cards hidden)."""
+    done = list(done or [])
+    fams_done = {f for f, _ in done}
+    if opts["declarations"] == "none_or_max":
+        out = {"declare nothing": [Move("declare_end")]}
+        if _meld_points(hand, opts):
+            out["declare max"] = [Move("declare_max")]
+        return out
+    _, combos = best_combinations(hand, bool(opts["contatore_multi_use"]),
+                                  int(opts["max_contatori_per_suit_sequence"]))
+    combos = tuple(cb for cb in combos if cb[0] not in fams_done)
+    if not opts["contatore_multi_use"]:  # TAROC-MELD-12: contatori already used
+        used = 0
+        for f, m in done:
+            if f in SEQUENCES:
+                used |= m & CONT_MASK
+        combos = tuple(cb for cb in combos if cb[0] not in SEQUENCES or not cb[1] & used)
+    out: dict[str, list[Move]] = {}
+    if combos:  # first: on equal scores the full declaration is recommended
+        out["declare max"] = [Move("declare", cb) for cb in combos]
+    out["declare nothing" if not done else "declare nothing more"] = []
+    if len(combos) > 1:
+        for cb in combos:
+            out[f"max but {cb[0]}"] = [Move("declare", x) for x in combos if x != cb]
+    return out
+
+
+def make_evaluator(ctx: Context) -> TarocchiniEvaluator:
+    return TarocchiniEvaluator(ctx)
+
+
+# --- the PIMC agent's decisions --------------------------------------------------------
+_PLANS: dict[tuple, list[Move]] = {}
+
+
+def _auction_of(state: T.TarocchiniState, seat: int) -> list[str]:
+    """The public moves as ``seat`` saw them: others' discards are hidden."""
+    out = []
+    for mv in state.history:
+        if mv.kind == "discard" and seat != (state.dealer if state.variant == "ottocento"
+                                             else state.declarer):
+            out.append("discard:?")
+        else:
+            out.append(state.move_token(mv))
+    return out
+
+
+def decide(state: T.TarocchiniState, seat: int, budget: int = 12) -> Move | None:
+    """The move of ``seat`` for a bid, a monte vote, a discard or a declaration, from a
+    ``budget``-world DD evaluation of the seat's view; None (use the heuristic) in
+    other phases or if the evaluation fails. A multi-move decision (a discard set, a
+    declaration) is planned once and its moves returned one by one."""
+    if state.phase not in ("bid", "monte", "discard", "declare") or state.to_act != seat:
+        return None
+    key = (id(state.deal), seat, len(state.history))
+    plan = _PLANS.pop(key, None)
+    if plan:
+        mv = plan[0]
+        if mv in state.legal_moves():
+            if plan[1:]:
+                _PLANS[(id(state.deal), seat, len(state.history) + 1)] = plan[1:]
+            return mv
+    obs = state.observation(seat)
+    ctx = Context(T.NAME, _bits(obs["hand"]), seat, state.dealer, dict(state.options),
+                  _auction_of(state, seat))
+    try:
+        ev = TarocchiniEvaluator(ctx)
+        e = evaluate(ctx, samples=max(1, int(budget)), seed=len(state.history) * 7 + seat,
+                     mode="dd", evaluator=ev)
+    except AtoutError:
+        return None
+    moves = list(ev._cands[e.recommended])
+    if state.phase == "declare" and not (moves and moves[-1].kind in ("declare_max",
+                                                                       "declare_end")):
+        moves.append(Move("declare_end"))
+    if not moves or moves[0] not in state.legal_moves():
+        return None
+    if len(_PLANS) > 1000:
+        _PLANS.clear()
+    if moves[1:]:
+        _PLANS[(id(state.deal), seat, len(state.history) + 1)] = moves[1:]
+    return moves[0]
