@@ -484,9 +484,15 @@ cdef inline int next_card(uint64_t* m) noexcept nogil:
 # ------------------------------------------------------------------ search ----
 
 cdef struct TTEntry:
+    # Bounds on the final T for a position keyed WITHOUT the attack's captured points
+    # P0: T is nondecreasing in P0 (future gains do not depend on it), so a lower bound
+    # proven at P0 = lb_p holds for every P0 >= lb_p, an upper bound proven at ub_p for
+    # every P0 <= ub_p: values are stored relative to the points already taken.
     uint64_t key
     int16_t lb
     int16_t ub
+    int16_t lb_p
+    int16_t ub_p
     uint8_t best
     uint8_t depth
     uint8_t used
@@ -778,7 +784,7 @@ cdef class TarotCore:
             r = self.search(x)
         if self.aborted:
             return None
-        return bool(r)
+        return r >= x
 
     def _arm(self, node_budget, deadline):
         self.aborted = 0
@@ -804,10 +810,10 @@ cdef class TarotCore:
                 r = self.search(x)
                 if self.aborted:
                     break
-                if r:
-                    blo = x
+                if r >= x:
+                    blo = r if r < bhi else bhi
                 else:
-                    bhi = x - 1
+                    bhi = r if r > blo else blo
         if self.aborted:
             return None, False
         return blo, True
@@ -823,7 +829,7 @@ cdef class TarotCore:
         cdef Pos* p = &self.p
         cdef int flags = p.att_bouts | ((p.att_tricks > 0) << 2) | ((p.def_tricks > 0) << 3) \
             | ((p.petit_trick == p.trick_no - 1) << 4)
-        return p.hash ^ ZLEAD[p.leader] ^ ZPTS[p.att_pts & 511] ^ ZMISC[flags]
+        return p.hash ^ ZLEAD[p.leader] ^ ZMISC[flags]
 
     cdef int order_moves(self, uint64_t* m, int* moves) noexcept nogil:
         """Candidate cards of the legal mask m after merging equivalent cards, best
@@ -920,18 +926,18 @@ cdef class TarotCore:
         return k
 
     cdef int search(self, int x) noexcept nogil:
-        """1 iff the attack can force a final T >= x (null-window minimax)."""
+        """Fail-soft null-window minimax around x: a result v >= x proves T >= v, a
+        result v < x proves T <= v (attack maximises T, defence minimises)."""
         cdef Pos* p = &self.p
-        cdef int lo, hi, i, j, k, r, maximizing, best = NOMOVE, boundary
+        cdef int lo, hi, i, j, k, v, r, maximizing, best = NOMOVE, boundary
         cdef uint64_t key = 0
         cdef TTEntry* e = NULL
-        cdef TTEntry* slot
         cdef int ttbest = NOMOVE
         cdef int moves[32]
         cdef uint64_t m[2]
         self.nodes += 1
         if is_over(p):
-            return final_value(p) >= x
+            return final_value(p)
         if self.check_limits():
             return 0
         boundary = p.ntrick == 0
@@ -939,9 +945,9 @@ cdef class TarotCore:
             if self.use_bounds:
                 value_bounds(p, &lo, &hi)
                 if lo >= x:
-                    return 1
+                    return lo
                 if hi < x:
-                    return 0
+                    return hi
             if self.use_tt:
                 key = self.tt_key()
                 self.tt_probes += 1
@@ -949,10 +955,10 @@ cdef class TarotCore:
                 for i in range(2):
                     if e[i].used and e[i].key == key:
                         self.tt_hits += 1
-                        if e[i].lb >= x:
-                            return 1
-                        if e[i].ub < x:
-                            return 0
+                        if e[i].lb >= x and e[i].lb_p <= p.att_pts:
+                            return e[i].lb
+                        if e[i].ub < x and e[i].ub_p >= p.att_pts:
+                            return e[i].ub
                         ttbest = e[i].best
                         break
         legal_mask(p, m)
@@ -967,30 +973,30 @@ cdef class TarotCore:
                     moves[0] = ttbest
                     break
         maximizing = p.side[to_act(p)]
-        r = 0 if maximizing else 1
+        r = LO_INF if maximizing else HI_INF
         for i in range(k):
             play_card(p, moves[i])
-            if self.search(x):
-                undo_card(p)
-                if maximizing:
-                    r = 1
+            v = self.search(x)
+            undo_card(p)
+            if self.aborted:
+                return 0
+            if maximizing:
+                if v > r:
+                    r = v
+                if v >= x:
                     best = moves[i]
                     break
             else:
-                undo_card(p)
-                if not maximizing:
-                    r = 0
+                if v < r:
+                    r = v
+                if v < x:
                     best = moves[i]
                     break
-            if self.aborted:
-                return 0
-        if self.aborted:
-            return 0
         if boundary and self.use_tt:
             self.tt_store(key, x, r, best)
         return r
 
-    cdef void tt_store(self, uint64_t key, int x, int r, int best) noexcept nogil:
+    cdef void tt_store(self, uint64_t key, int x, int v, int best) noexcept nogil:
         cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
         cdef TTEntry* s = NULL
         cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
@@ -1010,15 +1016,21 @@ cdef class TarotCore:
             s.key = key
             s.lb = LO_INF
             s.ub = HI_INF
+            s.lb_p = 0
+            s.ub_p = 30000
             s.used = 1
             s.depth = depth
             s.best = NOMOVE
-        if r:
-            if x > s.lb:
-                s.lb = x
+        cdef int p0 = self.p.att_pts
+        if v >= x:
+            # keep the old lower bound only if it dominates (higher, at fewer points)
+            if not (s.lb >= v and s.lb_p <= p0):
+                s.lb = v
+                s.lb_p = p0
         else:
-            if x - 1 < s.ub:
-                s.ub = x - 1
+            if not (s.ub <= v and s.ub_p >= p0):
+                s.ub = v
+                s.ub_p = p0
         if best != NOMOVE:
             s.best = best
 
