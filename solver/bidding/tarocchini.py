@@ -515,28 +515,26 @@ def _auction_of(state: T.TarocchiniState, seat: int) -> list[str]:
     return out
 
 
-def decide(state: T.TarocchiniState, seat: int, budget: int = 12) -> Move | None:
+def decide(state: T.TarocchiniState, seat: int, budget: int = 12,
+           seed: int = 0) -> Move | None:
     """The move of ``seat`` for a bid, a monte vote, a discard or a declaration, from a
-    ``budget``-world DD evaluation of the seat's view; None (use the heuristic) in
-    other phases or if the evaluation fails. A multi-move decision (a discard set, a
-    declaration) is planned once and its moves returned one by one."""
+    ``budget``-world DD evaluation of the seat's view (worlds drawn from ``seed``);
+    None (use the heuristic) in other phases or if the evaluation fails. A multi-move
+    decision (a discard set, a declaration) is planned once and its moves returned one
+    by one while the deal follows the plan."""
     if state.phase not in ("bid", "monte", "discard", "declare") or state.to_act != seat:
         return None
-    key = (id(state.deal), seat, len(state.history))
-    plan = _PLANS.pop(key, None)
-    if plan:
-        mv = plan[0]
-        if mv in state.legal_moves():
-            if plan[1:]:
-                _PLANS[(id(state.deal), seat, len(state.history) + 1)] = plan[1:]
-            return mv
+    plan = _PLANS.pop((id(state), seat, tuple(state.history)), None)
+    if plan and plan[0] in state.legal_moves():
+        if plan[1:]:
+            _PLANS[(id(state), seat, (*state.history, plan[0]))] = plan[1:]
+        return plan[0]
     obs = state.observation(seat)
     ctx = Context(T.NAME, _bits(obs["hand"]), seat, state.dealer, dict(state.options),
                   _auction_of(state, seat))
     try:
         ev = TarocchiniEvaluator(ctx)
-        e = evaluate(ctx, samples=max(1, int(budget)), seed=len(state.history) * 7 + seat,
-                     mode="dd", evaluator=ev)
+        e = evaluate(ctx, samples=max(1, int(budget)), seed=seed, mode="dd", evaluator=ev)
     except AtoutError:
         return None
     moves = list(ev._cands[e.recommended])
@@ -545,8 +543,8 @@ def decide(state: T.TarocchiniState, seat: int, budget: int = 12) -> Move | None
         moves.append(Move("declare_end"))
     if not moves or moves[0] not in state.legal_moves():
         return None
-    if len(_PLANS) > 1000:
+    if len(_PLANS) > 256:
         _PLANS.clear()
     if moves[1:]:
-        _PLANS[(id(state.deal), seat, len(state.history) + 1)] = moves[1:]
+        _PLANS[(id(state), seat, (*state.history, moves[0]))] = moves[1:]
     return moves[0]
