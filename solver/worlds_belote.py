@@ -51,7 +51,7 @@ from .notation import Deal
 from .sampling import DealSampler
 
 FULL = (1 << 32) - 1
-MAX_REDRAWS = 20_000  # rejection budget for heard-but-unseen sequence announces
+MAX_REDRAWS = 5_000  # rejection budget for heard-but-unseen sequence announces
 SEQ_KINDS = ("tierce", "quarte", "quinte")
 
 
