@@ -3,7 +3,9 @@ second (single core), side by side with the pure-Python rules and colver's
 ``Env.rollout()`` in the same run.
 
 Targets (project brief): Coinche playouts >= 2x colver's rate and >= 100x the Python
-rules.  ``run(quick)`` returns one flat row per (game, metric).
+rules.  ``run(quick)`` returns one flat row per (game, metric).  Rates are per CPU
+second of this process (``time.process_time``; the machine is shared and overloaded,
+all three contenders run single-threaded in-process), median of repeats.
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ def _hands(seed: int) -> list[int]:
 def _median_rate(fn, work: int, repeats: int) -> float:
     rates = []
     for _ in range(repeats):
-        t = time.perf_counter()
+        t = time.process_time()
         fn()
-        rates.append(work / (time.perf_counter() - t))
+        rates.append(work / max(1e-9, time.process_time() - t))
     return statistics.median(rates)
 
 

@@ -231,7 +231,13 @@ def test_capot_and_generale():
     assert res.value == 252 and res.capot
     table = dd.dd_table(hands, "coinche", None, dealer=3)
     assert table["H"][0]["points"] == 252 and table["H"][0]["capot"]
-    assert table["H"][0]["generale"][0] in (True, False)
+    # seat 0 holds every trump and the lead is seat 0's: he can take all 8 tricks
+    assert res.generale is True and table["H"][0]["generale"][0] is True
+    # seat 2 as taker cannot (seat 0's trumps win tricks for the partnership only)
+    st2 = coinche_game.CoincheState.from_play(hands, 1, 2, dealer=3)
+    r2 = dd.solve(st2)
+    assert r2.capot and r2.generale is False and table["H"][0]["generale"][2] is False
+    assert res.time == res.seconds
     assert table["H"][1]["points"] == 0
     st_b = belote_game.BeloteState.from_play(hands, 1, 0, dealer=3,
                                              options={"capot_points": 250})

@@ -47,7 +47,9 @@ class DDResult:
     ``value``: attack's final card points (exact when ``complete``; else None and the
     proven interval is ``[lower, upper]``); ``nodes`` searched; ``seconds`` spent;
     ``capot``: the attack can force winning every trick (None if unknown);
-    ``belote``: fixed belote points per team (team 0 = seats 0/2) not in ``value``."""
+    ``generale``: the taker alone can force winning every trick (None if unknown or
+    not computed); ``belote``: fixed belote points per team (team 0 = seats 0/2), not
+    part of ``value``."""
 
     value: int | None
     lower: int
@@ -59,6 +61,12 @@ class DDResult:
     capot: bool | None = None
     belote: list[int] = field(default_factory=lambda: [0, 0])
     stopped: str | None = None  # 'node_budget' or 'deadline' when the search stopped
+    generale: bool | None = None
+
+    @property
+    def time(self) -> float:
+        """Seconds spent (alias of ``seconds``)."""
+        return self.seconds
 
     def __repr__(self) -> str:
         v = self.value if self.complete else f"[{self.lower},{self.upper}]"
@@ -116,9 +124,19 @@ def solve_position(position: Position, rules: PlayRules, node_budget: int | None
         capot = position.attack_all and value == rules.capot_points
     elif hi < rules.capot_points or not position.attack_all:
         capot = False
+    generale = None
+    if capot is False or not position.taker_all:
+        generale = False  # COINCHE-MADE-3: générale implies capot
+    elif complete:
+        left = None if deadline is None else max(1e-3, deadline - dt)
+        budget = None if node_budget is None else max(1, node_budget - nodes)
+        ok, n, done = s.generale(budget or 0, left or 0.0)
+        nodes += n
+        generale = bool(ok) if done else None
+        dt = time.perf_counter() - t
     return DDResult(value if complete else None, lo, hi, nodes, complete, dt,
                     position.taker % 2, capot, list(belote or [0, 0]),
-                    _stopped(complete, node_budget, nodes))
+                    _stopped(complete, node_budget, nodes), generale)
 
 
 def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
