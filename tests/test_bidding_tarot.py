@@ -218,14 +218,80 @@ def test_decide_bids_and_discards_legally():
     # the PIMC agent's non-card decisions: a legal bid (TAROT-BID-1) and a legal écart
     # (TAROT-DOG-2) chosen by the analysis
     st = T.new_state({"players": 4}, dealer=3, seed=12)
-    mv = bt.decide(st, st.to_act, budget=2)
+    mv = bt.decide(st, st.to_act, 2, 0)
     assert mv in st.legal_moves() and mv.kind == "bid"
     st.play("garde")
     for _ in range(3):
         st.play("pass")
     assert st.phase == "ecart"
     for _ in range(6):
-        mv = bt.decide(st, st.taker, budget=2)
+        mv = bt.decide(st, st.taker, 2, 0)
         assert mv in st.legal_moves() and mv.kind == "discard"
         st.play(mv)
     assert st.phase == "chelem"
+
+
+def _deal_with(hand0: str, players: int = 4, seed: int = 0) -> T.Deal:
+    mine = D.parse_cards(hand0)
+    rest = [c for c in range(78) if c not in mine]
+    random.Random(seed).shuffle(rest)
+    size = T.HAND_SIZE[players]
+    hands = [mine] + [rest[i * size:(i + 1) * size] for i in range(players - 1)]
+    return T.Deal(hands, {"dog": rest[(players - 1) * size:]})
+
+
+def test_decide_chelem_and_poignee_with_a_certain_hand():
+    # TAROT-ANN-1: the taker holding T5..T21 and EX announces the chelem (it is made in
+    # every world, +400 against +200 unannounced, TAROT-SCORE-5); TAROT-ANN-2 he then
+    # leads, and at his first card announces the triple poignée (TAROT-ANN-4/5), won by
+    # his side (TAROT-ANN-6)
+    st = T.new_state({"players": 4, "petit_sec_redeal": False}, dealer=3,
+                     deal=_deal_with(MONSTER, seed=4))
+    st.play("garde_contre")
+    for _ in range(3):
+        st.play("pass")
+    assert st.phase == "chelem"
+    mv = bt.decide(st, 0, 2, 1)
+    assert mv == T.Move("chelem", True)
+    st.play(mv)
+    assert st.to_act == 0
+    mv = bt.decide(st, 0, 2, 1)
+    assert mv == T.Move("poignee", "triple")
+
+
+def test_decide_weak_hand_does_not_announce_chelem():
+    st = T.new_state({"players": 4, "petit_sec_redeal": False}, dealer=3,
+                     deal=_deal_with(HOPELESS, seed=5))
+    st.play("garde_sans")
+    for _ in range(3):
+        st.play("pass")
+    assert bt.decide(st, 0, 2, 1) == T.Move("chelem", False)
+
+
+@pytest.mark.parametrize("players", [4, 5])
+def test_pimc_agent_with_simulation_bidding_plays_complete_deals(players):
+    # the Full AI: bids (TAROT-BID-1), call (TAROT-CALL-1), écart (TAROT-DOG-2),
+    # chelem and poignée come from decide(); every move goes through state.play
+    from solver.pimc import PimcAgent
+
+    st = T.new_state({"players": players}, dealer=0, seed=21)
+    agents = [PimcAgent(seed=s, worlds=1, node_budget=2000, bidding="sim", bid_samples=1)
+              for s in range(players)]
+    while not st.is_over():
+        s = st.to_act
+        st.play(agents[s].choose(st, s))
+    assert sum(st.scores()) == 0  # TAROT-SCORE-7
+    assert st.contract is not None
+
+
+@pytest.mark.parametrize("params", [{"ending": -1}, {"node_budget": 0}, {"ecarts": "x"}])
+def test_evaluator_parameters_are_checked(params):
+    from solver.errors import OptionError
+
+    with pytest.raises(OptionError, match="tarot evaluation"):
+        bt.make_evaluator(ctx(HOPELESS), **params)
+
+
+def test_evaluator_parameters_from_context_extra():
+    ev = bt.make_evaluator(ctx(HOPELESS, extra={"ending": 3, "node_budget": 1000}))
+    assert ev.ending == 3 and ev.node_budget == 1000

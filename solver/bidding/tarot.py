@@ -39,7 +39,7 @@ from itertools import combinations
 from typing import Any
 
 from ..core import tarot as face
-from ..errors import AtoutError
+from ..errors import AtoutError, OptionError
 from ..games import tarot as T
 from ..games.base import GameState, Move
 from ..heuristics import tarot as H
@@ -271,8 +271,9 @@ class TarotEvaluator:
         contracts = [b for b in self.legal_bids if b != "pass"]
         if self.only_contract is not None:
             contracts = [c for c in contracts if c == self.only_contract]
-        extras = [""] + [f"poignee:{lv}" for lv in self._levels()] + \
-            (["chelem"] if self.chelem else [])
+        levels = [f"poignee:{lv}" for lv in self._levels()]
+        extras = ["", *levels] + (["chelem", *(f"chelem {x}" for x in levels)]
+                                  if self.chelem else [])
         for c in contracts:
             for call in self._calls():
                 base = c if call is None else f"{c} {T.TAROT_DECK.token(call)}"
@@ -302,7 +303,7 @@ class TarotEvaluator:
                        f"({self.node_budget}) and were finished by the heuristic player")
         if s["ecart_worlds"]:
             out.append(f"écart check: the heuristic écart was the best candidate in "
-                       f"{s['ecart_heuristic_best']} of {s['ecart_worlds']} worlds, mean "
+                       f"{s['ecart_heuristic_best']} of {s['ecart_worlds']} searches, mean "
                        f"gap {s['ecart_gap'] / s['ecart_worlds']:.1f} T")
         if not self.chelem:
             out.append(f"chelem not evaluated (hand strength below {CHELEM_MIN_STRENGTH})")
@@ -336,21 +337,26 @@ class TarotEvaluator:
                                    partner=partner, called_card=called, aside=aside,
                                    dealer=self.ctx.dealer, chelem_announced=chelem,
                                    options=self.opts)
+        k = self.play_state(st, mode)
+        k["partner"] = -1 if partner is None else partner
+        return k
+
+    def play_state(self, st: T.TarotState, mode: str) -> dict[str, int]:
+        """Counts of a play-phase position played out (heuristic opening, then a DD or
+        PIMC ending)."""
         rng = random.Random(0)
         _heuristic_play(st, self.ending, rng)
-        self.stats["solves"] += 1
         if st.phase == "over":
-            k = _counts_of_state(st)
-        elif mode == "dd":
+            return _counts_of_state(st)
+        if mode == "dd":
+            self.stats["solves"] += 1
             k = _dd_line(st, self.node_budget, self.tt_bits)
             if k is None:
                 self.stats["fallbacks"] += 1
                 _heuristic_play(st, -1, rng)
                 k = _counts_of_state(st)
-        else:
-            k = self._pimc_ending(st)
-        k["partner"] = -1 if partner is None else partner
-        return k
+            return k
+        return self._pimc_ending(st)
 
     def _pimc_ending(self, st: T.TarotState) -> dict[str, int]:
         from ..pimc import PimcAgent
@@ -369,7 +375,7 @@ class TarotEvaluator:
         hands, dog = world["hands"], world["dog"]
         me = self.ctx.seat
         bonuses = self.opts["poignee_bonuses"]
-        want_chelem = any(x == "chelem" for _, _, x in self._rows.values())
+        want_chelem = any(x.startswith("chelem") for _, _, x in self._rows.values())
         out: dict[str, Outcome] = {}
         self.stats["worlds"] += 1
         done: dict[tuple[str, int | None], tuple[dict[str, int], dict[str, int] | None]] = {}
@@ -381,14 +387,14 @@ class TarotEvaluator:
                                               want_chelem).items():
                     done[(c2, call)] = pair
             plain, chel = done[(contract, call)]
-            if extra == "chelem":
-                t = value_of(chel, contract, self.opts, chelem=True)  # TAROT-SCORE-5
+            h = 0
+            if "poignee:" in extra:  # TAROT-ANN-6: the bonus goes to the deal's winner
+                h = bonuses[T.POIGNEE_LEVELS.index(extra.split("poignee:")[1])]
+            if extra.startswith("chelem"):  # TAROT-ANN-1/2, TAROT-SCORE-5
+                t = value_of(chel, contract, self.opts, poignee=h, chelem=True)
                 out[name] = Outcome(self._seat_score(t, me, chel["partner"]),
                                     chel["def_tricks"] == 0)
                 continue
-            h = 0
-            if extra:  # TAROT-ANN-6: the bonus goes to the side winning the deal
-                h = bonuses[T.POIGNEE_LEVELS.index(extra.split(":")[1])]
             t = value_of(plain, contract, self.opts, poignee=h)
             out[name] = Outcome(self._seat_score(t, me, plain["partner"]), made_of(plain))
         out["pass"] = self._pass(hands, dog, mode)
@@ -460,105 +466,188 @@ class TarotEvaluator:
         return Outcome(score, made_of(k) if mine else not made_of(k))
 
 
+EVALUATOR_PARAMS = ("ending", "node_budget", "ecarts")
+
+
 def make_evaluator(ctx: Context, **params: Any) -> TarotEvaluator:
-    """The Tarot evaluator; ``params``: ending, node_budget, ecarts, tt_bits, chelem."""
+    """The Tarot evaluator; ``params`` (or ``ctx.extra``): ending (cards per hand from
+    which the ending is solved), node_budget (per ending), ecarts (candidates per
+    world), tt_bits, chelem (force the chelem rows on/off)."""
+    for key in EVALUATOR_PARAMS:
+        if key in ctx.extra and key not in params:
+            params[key] = ctx.extra[key]
+    for key in EVALUATOR_PARAMS:
+        v = params.get(key)
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or
+                              v < (0 if key == "ending" else 1)):
+            raise OptionError(f"tarot evaluation: {key} must be a "
+                              f"{'non-negative' if key == 'ending' else 'positive'} "
+                              f"integer, got {v!r}")
     return TarotEvaluator(ctx, **params)
 
 
 # --- the PIMC agent's non-card decisions ---------------------------------------------------
-def decide(state: GameState, seat: int, budget: int = 8) -> Move | None:
-    """Bid, call or écart for ``seat`` by this analysis over ``budget`` worlds (the
-    seat's observation only); None lets the heuristic decide (announcements)."""
+def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0) -> Move | None:
+    """Bid, 5p call, écart, chelem or poignée of ``seat`` from this analysis over
+    ``budget`` worlds drawn from ``seed`` (the seat's observation only). A card move
+    means "no announcement, play a card"; None lets the heuristic decide (showing the
+    poignée's cards, misère)."""
     from . import evaluate
 
+    if state.to_act != seat or state.phase == "over":
+        return None
     obs = state.observation(seat)
     phase = obs["phase"]
     legal = state.legal_moves()
-    n = obs["players"]
+    budget = max(1, int(budget))
     opts = T.non_default_options(state.options)
-    if phase == "bid":
+    seed = (seed * 1_000_003 + obs["hand"] % 999_983 + seat) % (1 << 62)
+    if phase in ("bid", "call"):
         auction = [b for _, b in obs["auction"]]
+        only = None
+        if phase == "call":  # TAROT-CALL-1: evaluated as at our bid, contract fixed
+            auction, only = auction[:_turn_of(obs)], obs["contract"]
         ctx = Context("tarot", _bits(obs["hand"]), seat, obs["dealer"], opts, auction)
-        ev = TarotEvaluator(ctx, chelem=False)
-        ev.drop_rows(lambda c, call, x: not x)
-        res = evaluate(ctx, samples=budget, seed=_seed(obs), evaluator=ev)
-        bid = res.recommended.split()[0]
-        return next((m for m in legal if m.value == bid), None)
-    if phase == "call" and n == 5:
-        hand = obs["hand"]
-        # evaluate as if at the bid with only this contract, choosing the call
-        ctx = Context("tarot", _bits(hand), seat, obs["dealer"], opts,
-                      [b for _, b in obs["auction"]][:_my_turn(obs)])
         try:
-            ev = TarotEvaluator(ctx, chelem=False, only_contract=obs["contract"])
+            ev = TarotEvaluator(ctx, chelem=False, only_contract=only)
         except AtoutError:
             return None
         ev.drop_rows(lambda c, call, x: not x)
-        res = evaluate(ctx, samples=budget, seed=_seed(obs), evaluator=ev)
+        res = evaluate(ctx, samples=budget, seed=seed, evaluator=ev)
+        if phase == "bid":
+            bid = res.recommended.split()[0]
+            return next((m for m in legal if m.value == bid), None)
         calls = [r for r in res.rows if r.option.startswith(obs["contract"] + " ")]
         if not calls:
             return None
         card = T.TAROT_DECK.card(calls[0].option.split()[1])
         return next((m for m in legal if m.value == card), None)
     if phase == "ecart":
-        return _decide_ecart(state, obs, legal, budget)
+        return _decide_ecart(state, obs, legal, budget, seed)
+    if phase == "chelem":
+        return _decide_chelem(state, obs, legal, budget, seed)
+    if phase == "play" and any(m.kind == "poignee" for m in legal):
+        return _decide_poignee(state, seat, legal, budget, seed)
     return None
 
 
-def _seed(obs: dict) -> int:
-    return (obs["hand"] * 1_000_003 + obs["seat"]) % (1 << 62)
-
-
-def _my_turn(obs: dict) -> int:
+def _turn_of(obs: dict) -> int:
+    """Index of the seat's own call in the auction."""
     for i, (s, _) in enumerate(obs["auction"]):
         if s == obs["seat"]:
             return i
     return len(obs["auction"])
 
 
+def _deal_unknown(rng: random.Random, unknown: list[int], n: int, me: int,
+                  extra: int) -> tuple[list[int], int]:
+    """Other hands (full size) and ``extra`` cards left over, uniformly."""
+    rng.shuffle(unknown)
+    size = T.HAND_SIZE[n]
+    hands, k = [], 0
+    for s in range(n):
+        if s == me:
+            hands.append(0)
+        else:
+            hands.append(_mask(unknown[k:k + size]))
+            k += size
+    return hands, _mask(unknown[k:k + extra])
+
+
 _ECARTS: dict[tuple, int] = {}  # écart chosen per (enlarged hand, seat, ...): one search
 
 
-def _decide_ecart(state: GameState, obs: dict, legal: list[Move], budget: int) -> Move | None:
-    """Choose the whole écart once (best mean DD value over ``budget`` worlds among the
+def _decide_ecart(state: GameState, obs: dict, legal: list[Move], budget: int,
+                  seed: int) -> Move | None:
+    """Choose the whole écart once (best mean T over ``budget`` worlds among the
     candidates, TAROT-DOG-2) and return its next card."""
     hand, done = obs["hand"], obs["ecart"] or 0
     n, dog_size = obs["players"], T.DOG_SIZE[obs["players"]]
     enlarged = hand | done
-    key = (enlarged, obs["seat"], obs["contract"], obs["called_card"], budget)
+    key = (enlarged, obs["seat"], obs["contract"], obs["called_card"], budget, seed)
     if key not in _ECARTS:
         cands = [e for e in ecart_candidates(enlarged, dog_size) if e & done == done]
         if not cands:
             return None
+        best = cands[0]
         if len(cands) > 1:
-            rng = random.Random(_seed(obs))
+            rng = random.Random(seed)
             unknown = [c for c in range(78) if not enlarged >> c & 1]
-            size = T.HAND_SIZE[n]
             totals = [0.0] * len(cands)
             ev = _PlayOnly(n, obs["dealer"], state.options)
             taker = obs["seat"]
             for _ in range(budget):
-                rng.shuffle(unknown)
-                hands, k = [], 0
-                for s in range(n):
-                    if s == taker:
-                        hands.append(0)
-                    else:
-                        hands.append(_mask(unknown[k:k + size]))
-                        k += size
+                hands, _ = _deal_unknown(rng, unknown, n, taker, 0)
                 for i, e in enumerate(cands):
                     hs = list(hands)
                     hs[taker] = enlarged & ~e
                     counts = ev.play(hs, e, "garde", taker, obs["called_card"], False, "dd")
-                    totals[i] += value_of(counts, obs["contract"], state.options)
+                    totals[i] += value_of(counts, obs["contract"], ev.opts)
             best = cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]
-        else:
-            best = cands[0]
         if len(_ECARTS) > 256:
             _ECARTS.clear()
         _ECARTS[key] = best
     todo = _ECARTS[key] & ~done
     return next((m for m in legal if todo >> m.value & 1), None)
+
+
+def _decide_chelem(state: GameState, obs: dict, legal: list[Move], budget: int,
+                   seed: int) -> Move | None:
+    """Announce a chelem (TAROT-ANN-1/2) when its mean T over ``budget`` worlds beats
+    not announcing (TAROT-SCORE-5); weak hands do not search."""
+    no, yes = (next(m for m in legal if m.value is v) for v in (False, True))
+    hand, n, me = obs["hand"], obs["players"], obs["seat"]
+    if H.hand_strength(hand) < CHELEM_MIN_STRENGTH:
+        return no
+    contract = obs["contract"]
+    aside = obs["ecart"] or 0  # the taker knows his écart
+    known = hand | aside
+    unknown = [c for c in range(78) if not known >> c & 1]
+    rng = random.Random(seed)
+    ev = _PlayOnly(n, obs["dealer"], state.options)
+    gain = 0
+    for _ in range(budget):
+        hands, dog = _deal_unknown(rng, unknown, n, me, T.DOG_SIZE[n]
+                                   if contract in ("garde_sans", "garde_contre") else 0)
+        hands[me] = hand
+        pile = aside if contract in ("prise", "garde") else dog
+        plain = ev.play(hands, pile, contract, me, obs["called_card"], False, "dd")
+        chel = ev.play(hands, pile, contract, me, obs["called_card"], True, "dd")
+        gain += (value_of(chel, contract, ev.opts, chelem=True)
+                 - value_of(plain, contract, ev.opts))
+    return yes if gain > 0 else no
+
+
+def _decide_poignee(state: GameState, seat: int, legal: list[Move], budget: int,
+                    seed: int) -> Move | None:
+    """Announce the highest poignée level when the seat's side wins the deal in most
+    of ``budget`` worlds (the bonus goes to the winner, TAROT-ANN-6/TAROT-SCORE-4),
+    else play a card without announcing."""
+    from .. import constraints
+
+    cards = [m for m in legal if m.kind == "card"]
+    levels = [m for m in legal if m.kind == "poignee"]
+    try:
+        worlds = constraints.sample_worlds(state, seat, budget, seed)
+    except AtoutError:
+        return None
+    wins = 0
+    ev = None
+    for w in worlds:
+        if ev is None:
+            ev = _PlayOnly(w.players, w.dealer, w.options)
+        pile = w.ecart if w.contract in ("prise", "garde") else w.dog
+        st = T.TarotState.for_play(
+            list(w.hands), taker=w.taker, contract=w.contract, partner=w.partner,
+            called_card=w.called_card, leader=w.leader, dealer=w.dealer, trick=w.trick,
+            won=tuple(w.won), tricks_won=tuple(w.tricks_won), aside=pile,
+            chelem_announced=w.chelem_announced, excuse_owed=w.excuse_owed,
+            petit_trick=w.petit_trick, options=w.options)
+        made = made_of(ev.play_state(st, "dd"))
+        wins += made == (w.side_of(seat) == 1)
+    if levels and 2 * wins > len(worlds):
+        return max(levels, key=lambda m: T.POIGNEE_LEVELS.index(m.value))
+    return cards[0] if cards else None
 
 
 class _PlayOnly(TarotEvaluator):
