@@ -332,6 +332,8 @@ class TarocchiniEvaluator:
                 st.play(mv)
             except AtoutError as e:
                 raise AtoutError(f"auction move {i} ({tok}): {e}") from None
+        if st.phase == "callout" and self.scan.phase != "monte":
+            st.play(Move("callout", False))  # the seat's 17 cards say the dealer took
         return st
 
     def outcomes(self, world: dict[str, Any], mode: str) -> dict[str, Outcome]:
@@ -344,12 +346,16 @@ class TarocchiniEvaluator:
             if st.phase == "declare" and self.scan.phase == "declare" \
                     and st.to_act == self.ctx.seat:
                 st.play(Move("declare_end"))
-            finish(st, mode, random.Random(world["seed"]), self.ctx.pimc_worlds)
-            out[name] = self._outcome(st, name)
+            value = finish(st, mode, random.Random(world["seed"]), self.ctx.pimc_worlds)
+            out[name] = self._outcome(st, value)
         return out
 
-    def _outcome(self, st: T.TarocchiniState, name: str) -> Outcome:
+    def _outcome(self, st: T.TarocchiniState, value: int | None) -> Outcome:
+        """The seat's score; ``value``: an Ottocento DD endgame value (see ``finish``)."""
         seat = self.ctx.seat
+        if value is not None:  # side 1 - side 0 in half points
+            net = (value if st.side_of[seat] == 1 else -value) / 2
+            return Outcome(net, net > 0)
         if st.abandoned:
             return Outcome(0.0, None)
         if self.otto:
@@ -375,10 +381,16 @@ def _heuristic_move(st: T.TarocchiniState, rng: random.Random, avoid: int = 0) -
     return H.choose(T.NAME, st.observation(seat), legal, rng)
 
 
-def finish(st: T.TarocchiniState, mode: str, rng: random.Random, pimc_worlds: int = 8) -> None:
+def finish(st: T.TarocchiniState, mode: str, rng: random.Random,
+           pimc_worlds: int = 8) -> int | None:
     """Play ``st`` to its end: heuristic decisions and opening play, then the endgame by
     exact DD (``dd``) or by PIMC agents (``pimc``); an unfinished DD search (node
-    budget) lets the heuristic player finish."""
+    budget) lets the heuristic player finish.
+
+    Ottocento in dd mode stops at the endgame and returns its exact DD value (side 1's
+    hand total minus side 0's, half points: all the score needs, OTTO-SCORE-1); else
+    the deal is played to the end and None is returned (Terziglio game points need the
+    final totals, TERZ-SCORE-3, so its endgame is played along an optimal line)."""
     agents = None
     while not st.is_over():
         if st.phase != "play":
@@ -388,17 +400,22 @@ def finish(st: T.TarocchiniState, mode: str, rng: random.Random, pimc_worlds: in
             st.play(_heuristic_move(st, rng))
             continue
         if mode == "dd":
-            if _dd_endgame(st):
-                return
+            if st.variant == "ottocento":
+                r = ddt.solve(st, node_budget=NODE_BUDGET)
+                if r.complete:
+                    return r.value
+            elif _dd_endgame(st):
+                return None
             while not st.is_over():
                 st.play(_heuristic_move(st, rng))
-            return
+            return None
         from ..pimc import PimcAgent
         if agents is None:
             agents = [PimcAgent(seed=rng.randrange(1 << 30), worlds=pimc_worlds,
                                 node_budget=NODE_BUDGET) for _ in range(st.n)]
         while not st.is_over():
             st.play(agents[st.to_act].choose(st, st.to_act))
+    return None
 
 
 def _dd_endgame(st: T.TarocchiniState) -> bool:
