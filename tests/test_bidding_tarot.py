@@ -295,3 +295,21 @@ def test_evaluator_parameters_are_checked(params):
 def test_evaluator_parameters_from_context_extra():
     ev = bt.make_evaluator(ctx(HOPELESS, extra={"ending": 3, "node_budget": 1000}))
     assert ev.ending == 3 and ev.node_budget == 1000
+
+
+def _example_lines():
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "examples" / "evaluate_tarot.txt"
+    return [ln for ln in path.read_text(encoding="utf-8").splitlines()
+            if ln.strip() and not ln.startswith("#")]
+
+
+@pytest.mark.parametrize("line", _example_lines())
+def test_cli_evaluates_every_example_hand(line):
+    import shlex
+
+    r = CliRunner().invoke(cli, [*shlex.split(line), "--samples", "1", "--json"])
+    assert r.exit_code == 0, (line, r.output, r.exception)
+    data = json.loads(r.output[r.output.index("{"):])
+    assert data["recommended"] in {o["option"] for o in data["options"]}

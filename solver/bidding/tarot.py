@@ -80,25 +80,32 @@ def heuristic_ecart(enlarged: int, dog_size: int) -> int:
     return out
 
 
-def _fill(hand: int, chosen: int, dog_size: int) -> int:
-    """Complete an écart with the low cards worth most to bank (then lowest trumps)."""
+def _fill(hand: int, chosen: int, dog_size: int, bank: bool = True) -> int:
+    """Complete an écart with low cards: those worth most to bank (``bank``) or the
+    cheapest (keeping the honours in hand), shortest suits first; then the lowest
+    trumps T2..T20 if the low cards run out (TAROT-DOG-2)."""
     low = [c for c in _bits(hand & LOW_MASK & ~chosen)]
-    low.sort(key=lambda c: (-T.card_points(c), (hand & T.SUIT_MASKS[T.card_suit(c)]).bit_count()))
+
+    def key(c: int):
+        length = (hand & T.SUIT_MASKS[T.card_suit(c)]).bit_count()
+        return (-T.card_points(c) if bank else T.card_points(c), length, c)
+
+    low.sort(key=key)
     for c in low:
         if chosen.bit_count() >= dog_size:
             break
         chosen |= 1 << c
-    for c in _bits(hand & T.MIDDLE_TRUMPS):  # forced trumps: the lowest (TAROT-DOG-2)
+    for c in _bits(hand & T.MIDDLE_TRUMPS):
         if chosen.bit_count() >= dog_size:
             break
         chosen |= 1 << c
     return chosen
 
 
-def ecart_candidates(enlarged: int, dog_size: int, limit: int = 4) -> list[int]:
-    """Legal écarts to compare (TAROT-DOG-2), the heuristic one first: voids of one or
-    two short suits (no King in them) completed with points to bank, and the
-    highest-point écart."""
+def ecart_candidates(enlarged: int, dog_size: int, limit: int = 6) -> list[int]:
+    """Legal écarts to compare (TAROT-DOG-2), the heuristic one first, then: voids of
+    one or two short suits without a King, completed by banking points or by the
+    cheapest cards; the highest-point écart; the cheapest écart."""
     out = [heuristic_ecart(enlarged, dog_size)]
     low = enlarged & LOW_MASK
     if low.bit_count() > dog_size:
@@ -113,8 +120,10 @@ def ecart_candidates(enlarged: int, dog_size: int, limit: int = 4) -> list[int]:
                 suits |= enlarged & T.SUIT_MASKS[s]
             if suits.bit_count() <= dog_size:
                 out.append(_fill(enlarged, suits, dog_size))
+                out.append(_fill(enlarged, suits, dog_size, bank=False))
         out.append(_fill(enlarged, 0, dog_size))
-    else:
+        out.append(_fill(enlarged, 0, dog_size, bank=False))
+    else:  # forced: every low card and the lowest trumps
         out.append(_fill(enlarged, 0, dog_size))
     seen: list[int] = []
     for e in out:
@@ -184,7 +193,7 @@ class TarotEvaluator:
     """Bid analysis of one Tarot hand (see the module docstring)."""
 
     def __init__(self, ctx: Context, *, ending: int | None = None,
-                 node_budget: int = DEFAULT_NODE_BUDGET, ecarts: int = 4,
+                 node_budget: int = DEFAULT_NODE_BUDGET, ecarts: int = 6,
                  tt_bits: int = 16, chelem: bool | None = None,
                  only_contract: str | None = None):
         self.ctx = ctx
