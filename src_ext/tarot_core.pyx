@@ -19,6 +19,37 @@ from libc.string cimport memset, memcpy
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from bitboard cimport popcount64, lowest_bit, highest_bit, clear_lowest
 
+cdef extern from *:
+    """
+    #include <stdint.h>
+    #if defined(__x86_64__) && defined(__GNUC__)
+    #include <immintrin.h>
+    __attribute__((target("bmi2"))) static uint64_t atout_pext_hw(uint64_t x, uint64_t m) {
+        return _pext_u64(x, m);
+    }
+    #endif
+    static uint64_t atout_pext_sw(uint64_t x, uint64_t m) {
+        uint64_t r = 0, bb = 1;
+        while (m) {
+            if (x & m & (~m + 1)) r |= bb;
+            bb <<= 1;
+            m &= m - 1;
+        }
+        return r;
+    }
+    static int atout_has_bmi2 = -1;
+    /* parallel bit extract: the bits of x at the positions of m, packed low */
+    static inline uint64_t atout_pext(uint64_t x, uint64_t m) {
+    #if defined(__x86_64__) && defined(__GNUC__)
+        if (atout_has_bmi2 < 0) atout_has_bmi2 = __builtin_cpu_supports("bmi2") ? 1 : 0;
+        if (atout_has_bmi2) return atout_pext_hw(x, m);
+    #endif
+        return atout_pext_sw(x, m);
+    }
+    """
+    uint64_t atout_pext(uint64_t x, uint64_t m) nogil
+    uint64_t atout_pext_sw(uint64_t x, uint64_t m) nogil
+
 cdef enum:
     MAXP = 5
     MAXPLY = 80
@@ -86,6 +117,12 @@ cdef void _init_tables():
 
 
 _init_tables()
+
+
+cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
 
 
 cdef inline int card_word(int c) noexcept nogil:
@@ -400,13 +437,21 @@ cdef inline int final_value(Pos* p) noexcept nogil:
 
 cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     """Bounds on the final T reachable from any position: every card not yet
-    credited may still go either way (the attack never loses captured points)."""
-    cdef uint64_t l0 = 0, l1 = 0
+    credited may still go either way (the attack never loses captured points), except
+    what is already certain: a side holding the highest live trump wins a trick (it
+    wins the trick it falls in; only the opponents' EX on the last trick of a chelem
+    could take that trick, TAROT-EXC-6), so the other side cannot make a chelem; T21
+    goes to its holder's side on the same condition."""
+    cdef uint64_t l0 = 0, l1 = 0, a0 = 0, d0 = 0, top, trumps
     cdef int i, c
     cdef int base = p.ply - p.ntrick
     for i in range(p.n):
         l0 |= p.hand[i][0]
         l1 |= p.hand[i][1]
+        if p.side[i]:
+            a0 |= p.hand[i][0]
+        else:
+            d0 |= p.hand[i][0]
     for i in range(p.ntrick):
         c = p.played[base + i]
         if c < 22:
@@ -417,17 +462,33 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     cdef int lb = popcount64(l0 & BOUTS0)
     cdef int pbpos = 0
     cdef int cmax, cmin
+    cdef int att_sure = 0, def_sure = 0     # side surely wins a trick
+    cdef int hi_p = p.att_pts + lp, hi_b = p.att_bouts + lb
+    cdef int lo_p = p.att_pts, lo_b = p.att_bouts
+    trumps = l0 & TRUMPS
+    if p.ntrick == 0 and trumps:
+        top = <uint64_t>1 << highest_bit(trumps)
+        if (d0 & top) and not (a0 & EXBIT):
+            def_sure = 1
+            if top == (<uint64_t>1 << MONDE):
+                hi_p -= 9
+                hi_b -= 1
+        elif (a0 & top) and not (d0 & EXBIT):
+            att_sure = 1
+            if top == (<uint64_t>1 << MONDE):
+                lo_p += 9
+                lo_b += 1
     if (l0 & 1) or ((l0 & EXBIT) and p.petit_trick == p.trick_no - 1
                     and p.trick_no == p.total_tricks - 1):
         pbpos = 1
     if p.chelem_announced:
-        cmax = 400 if p.def_tricks == 0 else -200
+        cmax = 400 if (p.def_tricks == 0 and not def_sure) else -200
         cmin = -200
     else:
-        cmax = 200 if p.def_tricks == 0 else 0
-        cmin = -200 if p.att_tricks == 0 else 0
-    hi[0] = f_points(p, p.att_pts + lp, p.att_bouts + lb) + pbpos * 10 * p.pb_mult + cmax
-    lo[0] = f_points(p, p.att_pts, p.att_bouts) - pbpos * 10 * p.pb_mult + cmin
+        cmax = 200 if (p.def_tricks == 0 and not def_sure) else 0
+        cmin = -200 if (p.att_tricks == 0 and not att_sure) else 0
+    hi[0] = f_points(p, hi_p, hi_b) + pbpos * 10 * p.pb_mult + cmax
+    lo[0] = f_points(p, lo_p, lo_b) - pbpos * 10 * p.pb_mult + cmin
 
 
 cdef inline uint64_t xorshift(uint64_t* s) noexcept nogil:
@@ -826,10 +887,30 @@ cdef class TarotCore:
         return self.aborted
 
     cdef inline uint64_t tt_key(self) noexcept nogil:
+        """Key of a trick-boundary position up to relative ranks: per suit, the live
+        cards in power order with their holders (pext of each hand on the live cards),
+        the live honours and bouts (values, T1/T21/EX identities), the live count of
+        each plain suit, the leader and the captured-history flags. Positions with the
+        same key are the same game (only order, holders and values matter)."""
         cdef Pos* p = &self.p
+        cdef uint64_t l0 = 0, l1 = 0, h
+        cdef int i
         cdef int flags = p.att_bouts | ((p.att_tricks > 0) << 2) | ((p.def_tricks > 0) << 3) \
             | ((p.petit_trick == p.trick_no - 1) << 4)
-        return p.hash ^ ZLEAD[p.leader] ^ ZMISC[flags]
+        for i in range(p.n):
+            l0 |= p.hand[i][0]
+            l1 |= p.hand[i][1]
+        h = ZLEAD[p.leader] ^ ZMISC[flags]
+        h = mix64(h ^ (l0 & BOUTS0) ^ ((l1 & (KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)) << 8))
+        h = mix64(h ^ (<uint64_t>popcount64(l1 & SUIT0))
+                  ^ (<uint64_t>popcount64(l1 & (SUIT0 << 14)) << 8)
+                  ^ (<uint64_t>popcount64(l1 & (SUIT0 << 28)) << 16)
+                  ^ (<uint64_t>popcount64(l1 & (SUIT0 << 42)) << 24)
+                  ^ (<uint64_t>popcount64(l0) << 32))
+        for i in range(p.n):
+            h = mix64(h ^ atout_pext(p.hand[i][0], l0))
+            h = mix64(h ^ atout_pext(p.hand[i][1], l1))
+        return h
 
     cdef int order_moves(self, uint64_t* m, int* moves) noexcept nogil:
         """Candidate cards of the legal mask m after merging equivalent cards, best
@@ -1033,6 +1114,11 @@ cdef class TarotCore:
                 s.ub_p = p0
         if best != NOMOVE:
             s.best = best
+
+
+def pext(uint64_t x, uint64_t m, bint software=False):
+    """Parallel bit extract (hardware BMI2 when available); exposed for tests."""
+    return atout_pext_sw(x, m) if software else atout_pext(x, m)
 
 
 def _popcount(mask):
