@@ -71,21 +71,39 @@ def _trick_cards(trick) -> list[tuple[int, int]]:
 
 
 # --- announces heard ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Beaten:
+    """The announce comparison of trick 1 was lost by ``team`` (BELOTE-ANN-6/7, default
+    ``best_single``): each of its announces ranks below the winner's best ``key``."""
+
+    team: int
+    key: tuple
+    strain: int
+    first_leader: int
+    by_order: bool
+
+
 def _announce_plan(start_hand: int, wanted: list[tuple[str, int | None]], exclusive: bool,
-                   carre_value: int) -> list[tuple[str, int]] | None:
+                   carre_value: int, seat: int = 0, beaten: Beaten | None = None
+                   ) -> list[tuple[str, int]] | None:
     """Concrete announces ``(kind, ident)`` realising the heard ones, made in order from
     ``start_hand`` under the card-reuse rule (BELOTE-ANN-4), or None if impossible.
 
     ``wanted``: ``(kind, ident)`` with ``ident`` known (carré rank, or a shown sequence's
-    top card) or None (a sequence only heard by its type)."""
+    top card) or None (a sequence only heard by its type). With ``beaten`` (``seat``'s
+    team lost the comparison) every announce must rank below the winner's best."""
+    limited = beaten is not None and beaten.team == seat % 2
 
     def search(i: int, seq_used: int, carre_used: int) -> list[tuple[str, int]] | None:
         if i == len(wanted):
             return []
         kind, ident = wanted[i]
-        for k, idt, cards, _pts in available_announces(start_hand, seq_used, carre_used,
-                                                       exclusive, carre_value):
+        for k, idt, cards, pts in available_announces(start_hand, seq_used, carre_used,
+                                                      exclusive, carre_value):
             if k != kind or (ident is not None and idt != ident):
+                continue
+            if limited and Announce(seat, k, idt, cards, pts).key(
+                    beaten.strain, beaten.first_leader, beaten.by_order) >= beaten.key:
                 continue
             if k == "carre":
                 rest = search(i + 1, seq_used, carre_used | cards)
@@ -160,6 +178,13 @@ class BeloteHidden(Hidden):
     heard: dict[int, list[tuple[str, int | None]]] = field(default_factory=dict)
     exclusive: bool = False
     carre_value: int = 100
+    beaten: Beaten | None = None
+
+    def must_check(self, s: int) -> bool:
+        """Seat ``s``'s heard announces constrain its hand beyond single cards."""
+        wanted = self.heard.get(s, [])
+        return any(i is None for _, i in wanted) or (
+            bool(wanted) and self.beaten is not None and self.beaten.team == s % 2)
 
     def start_hand(self, seat: int, holdings: list[list[int]]) -> int:
         """The 8-card hand ``seat`` began the play with, in a world drawn as ``holdings``
@@ -170,13 +195,12 @@ class BeloteHidden(Hidden):
     def consistent(self, holdings: list[list[int]]) -> bool:
         """True when every seat can hold the announces it was heard to make."""
         return all(_announce_plan(self.start_hand(s, holdings), wanted, self.exclusive,
-                                  self.carre_value) is not None
-                   for s, wanted in self.heard.items()
-                   if any(i is None for _, i in wanted))
+                                  self.carre_value, s, self.beaten) is not None
+                   for s, wanted in self.heard.items() if self.must_check(s))
 
     def sampler(self) -> DealSampler | _AnnounceSampler:
         base = DealSampler(self.allowed, self.capacities)
-        if not any(i is None for w in self.heard.values() for _, i in w):
+        if not any(self.must_check(s) for s in self.heard):
             return base
         return _AnnounceSampler(base, self)
 
@@ -330,9 +354,47 @@ def hidden(obs: dict) -> BeloteHidden:
         caps[h] -= 1
     if min(caps) < 0:
         raise AtoutError("observation is inconsistent: more known cards than places")
+    exclusive = _option(obs, "announce_card_reuse", "") == "exclusive"
+    carre_value = _option(obs, "carre_100_ranks_value", 100)
     return BeloteHidden([f"seat{s}" for s in range(4)], fixed, allowed, caps, played, heard,
-                        _option(obs, "announce_card_reuse", "") == "exclusive",
-                        _option(obs, "carre_100_ranks_value", 100))
+                        exclusive, carre_value,
+                        _beaten(obs, heard, strain, exclusive, carre_value, played, fixed))
+
+
+def _beaten(obs: dict, heard: dict[int, list[tuple[str, int | None]]], strain: int,
+            exclusive: bool, carre_value: int, played: list[int], fixed: dict[int, int]
+            ) -> Beaten | None:
+    """The comparison of trick 1, once made (default ``best_single``): the winning
+    team's announces are known exactly (shown or our own), so its best key bounds the
+    losing team's announces (BELOTE-ANN-6/7). None when it says nothing usable."""
+    team = obs.get("announce_team")
+    if team is None or not obs["tricks"] or \
+            _option(obs, "announce_compare", "best_single") != "best_single":
+        return None
+    me = obs["seat"]
+    first_leader = obs["tricks"][0][0][0][0]
+    by_order = _option(obs, "announce_tie", "trump_then_order") == "trump_then_order"
+    keys = []
+    for s in (team, team + 2):
+        if s == me:
+            own = [a["announce"].split(":") for a in obs["announces"] if a["seat"] == me]
+            wanted = [(k, "789TJQKA".index(x) if k == "carre" else DECK.card(x))
+                      for k, x in own]
+        else:
+            wanted = heard.get(s, [])
+        if any(i is None for _, i in wanted):
+            return None  # a winning announce we cannot identify: no bound
+        hand = played[s] | _mask(c for c, h in fixed.items() if h == s)
+        plan = _announce_plan(hand, wanted, exclusive, carre_value) or []
+        for k, idt in plan:
+            for kk, ii, cards, pts in available_announces(hand, 0, 0, False, carre_value):
+                if (kk, ii) == (k, idt):
+                    keys.append(Announce(s, k, idt, cards, pts).key(strain, first_leader,
+                                                                    by_order))
+                    break
+    if not keys:
+        return None
+    return Beaten(1 - team, max(keys), strain, first_leader, by_order)
 
 
 # --- worlds -------------------------------------------------------------------------
@@ -356,7 +418,7 @@ def world(state, seat: int, holdings: list[list[int]]):
         for s in heard:
             if s % 2 == state.announce_team:
                 heard[s] = [(a.kind, a.ident) for a in state.announces if a.seat == s]
-    plans = {s: _announce_plan(start[s], wanted, h.exclusive, h.carre_value)
+    plans = {s: _announce_plan(start[s], wanted, h.exclusive, h.carre_value, s, h.beaten)
              for s, wanted in heard.items()}
     if getattr(state, "from_position", False) or state.deal is None:
         return _patched_copy(state, seat, masks, start, plans)
