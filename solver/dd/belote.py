@@ -252,7 +252,9 @@ def dd_table(deal: Any, game: str = "coinche", options: dict[str, Any] | None = 
     1 = seats 1/3), the attack's card points with the first lead by the eldest hand
     (``dealer + 1``; the dealer with ``first_lead=dealer``), whether capot can be
     forced, and for each seat of the side whether générale (that seat alone wins every
-    trick) can be forced.  The value does not depend on which seat of the side takes."""
+    trick) can be forced.  The value does not depend on which seat of the side takes.
+    ``defence_points`` is 162 minus the attack's points, 0 after an attack capot, and
+    ``capot_points`` when the attack's points are 0 (taken as a defence capot)."""
     hands = _hands_of(deal)
     if not (isinstance(dealer, int) and 0 <= dealer < 4):
         raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
