@@ -5,11 +5,12 @@ hands: the Terziglio bid, the gioco discard, the Ottocento monte vote, the deale
 discard and the declarations; 200 worlds (``quick``: 20, the time is also given per
 world, so 200 worlds ~ 200 x that).
 
-(b) DD bias: on seeded Terziglio bid hands (seat 0, dealer 2) the same worlds are
-evaluated in dd mode (heuristic opening, exact DD endgame: everyone sees all cards
-there) and in pimc mode (the same opening, PIMC agents in the endgame). Per hand and
-candidate the difference of the expected scores (dd - pimc, game points for the seat)
-and of P(make); whether both modes recommend the same bid.
+(b) DD bias: on seeded hands (Terziglio bids of seat 0, dealer 2; Ottocento
+declarations of the eldest hand) the same worlds are evaluated in dd mode (heuristic
+opening, exact DD endgame: everyone sees all cards there) and in pimc mode (the same
+opening, PIMC agents in the endgame). Per hand and candidate the difference of the
+expected scores (dd - pimc: Terziglio game points of the seat, Ottocento net points
+of its side) and of P(make); whether both modes recommend the same option.
 
 ``run(quick)`` returns one flat row per measurement.
 """
@@ -57,20 +58,15 @@ def _timing(quick: bool) -> list[dict]:
     return rows
 
 
-def _bias(quick: bool) -> list[dict]:
-    hands = 3 if quick else 12
-    samples = 2 if quick else 10
+def _bias_rows(label: str, contexts: list[Context], samples: int) -> list[dict]:
     rows = []
     diffs: list[float] = []
     pdiffs: list[float] = []
     agree = 0
     t0 = time.perf_counter()
-    for seed in range(hands):
-        st = T.new_state(TERZ, dealer=2, seed=1000 + seed)
-        ctx = Context("tarocchini", list(st.deal.hands[0]), 0, 2, dict(TERZ), [],
-                      pimc_worlds=4)
-        dd = evaluate(ctx, samples=samples, seed=seed, mode="dd")
-        pm = evaluate(ctx, samples=samples, seed=seed, mode="pimc")
+    for i, ctx in enumerate(contexts):
+        dd = evaluate(ctx, samples=samples, seed=i, mode="dd")
+        pm = evaluate(ctx, samples=samples, seed=i, mode="pimc")
         pr = {r.option: r for r in pm.rows}
         agree += dd.recommended == pm.recommended
         for r in dd.rows:
@@ -78,20 +74,37 @@ def _bias(quick: bool) -> list[dict]:
             diffs.append(r.mean - q.mean)
             if r.p_make is not None and q.p_make is not None:
                 pdiffs.append(r.p_make - q.p_make)
-            rows.append({"task": "(b) dd bias, terziglio bid", "decision": f"hand {seed}",
+            rows.append({"task": f"(b) dd bias, {label}", "decision": f"hand {i}",
                          "candidate": r.option, "samples": samples,
                          "dd_mean": round(r.mean, 2), "pimc_mean": round(q.mean, 2),
                          "bias": round(r.mean - q.mean, 2),
                          "dd_p_make": r.p_make, "pimc_p_make": q.p_make,
                          "dd_rec": dd.recommended, "pimc_rec": pm.recommended})
-    rows.append({"task": "(b) dd bias, terziglio bid", "decision": "summary",
-                 "candidate": "all", "samples": samples, "hands": hands,
+    rows.append({"task": f"(b) dd bias, {label}", "decision": "summary",
+                 "candidate": "all", "samples": samples, "hands": len(contexts),
                  "mean_bias": round(statistics.fmean(diffs), 2),
                  "mean_abs_bias": round(statistics.fmean(abs(d) for d in diffs), 2),
                  "mean_p_make_bias": round(statistics.fmean(pdiffs), 3) if pdiffs else None,
-                 "same_recommendation": f"{agree}/{hands}",
+                 "same_recommendation": f"{agree}/{len(contexts)}",
                  "seconds": round(time.perf_counter() - t0, 1)})
     return rows
+
+
+def _bias(quick: bool) -> list[dict]:
+    """dd vs pimc on seeded hands: Terziglio bids (game points of the seat) and
+    Ottocento declarations of the eldest hand (net card points of his side)."""
+    terz = []
+    for seed in range(3 if quick else 12):
+        st = T.new_state(TERZ, dealer=2, seed=1000 + seed)
+        terz.append(Context("tarocchini", list(st.deal.hands[0]), 0, 2, dict(TERZ), [],
+                            pimc_worlds=4))
+    otto = []
+    for seed in range(1 if quick else 4):
+        st = T.new_state({}, dealer=3, seed=2000 + seed)
+        otto.append(Context("tarocchini", list(st.deal.hands[0]), 0, 3, {},
+                            ["play"] * 4 + ["discard:?"] * 2, pimc_worlds=4))
+    return (_bias_rows("terziglio bid", terz, 2 if quick else 10)
+            + _bias_rows("ottocento declarations", otto, 1 if quick else 4))
 
 
 def run(quick: bool = False) -> list[dict]:

@@ -80,9 +80,11 @@ def test_bids_offered_follow_the_auction():
     e = evaluate(ctx(WEAK, seat=1, dealer=2, options=TERZ, auction=["gioco"]), samples=2,
                  seed=0)
     assert {r.option for r in e.rows} == {"pass", "solo"}
-    # a pass scores the deal played by the others: the seat is an opponent (-G/+G)
-    for s in rows(e)["pass"].scores:
-        assert s == 0 or s == int(s)
+    # after a gioco the deal is always played: a pass is never thrown in (P(make) is
+    # defined on every world); a solo's -2G/+2G is a multiple of 4 (TERZ-SCORE-4/5)
+    r = rows(e)
+    assert r["pass"].p_make is not None
+    assert all(s % 4 == 0 for s in r["solo"].scores)
 
 
 def test_same_seed_same_evaluation():
@@ -232,6 +234,21 @@ def test_pimc_agent_bids_discards_and_declares_by_simulation():
     assert bt.decide(T.TarocchiniState.from_play(st2.hands, 0, TERZ, declarer=0,
                                                  contract="gioco", discard=st2.discard),
                      0, 1) is None
+
+
+def test_pimc_agent_takes_every_ottocento_decision_before_the_play():
+    # OTTO-DEAL-4 votes, OTTO-DEAL-2 dealer's discard, TAROC-DECL declarations: the
+    # sim agent takes them all with a 1-world budget and the deal reaches the play
+    st = T.new_state({}, dealer=3, seed=11)
+    agents = [PimcAgent(seed=s, worlds=2, node_budget=10_000, bidding="sim", bid_samples=1)
+              for s in range(4)]
+    while st.phase not in ("play", "over"):
+        seat = st.to_act
+        st.play(agents[seat].choose(st, seat))
+    assert st.phase == "play"
+    assert st.discard.bit_count() == 2 and not st.discard & T.FIVE_POINT_MASK
+    for seat in range(4):  # dd-mode decisions: declaring all never costs (TAROC-DECL-4)
+        assert st.decl_points[seat] == best_combinations(st.hands[seat])[0]
 
 
 # --- the CLI and the sample hands -----------------------------------------------
