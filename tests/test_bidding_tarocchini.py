@@ -17,6 +17,7 @@ from solver.cli import cli
 from solver.games import tarocchini as T
 from solver.games.base import Move
 from solver.games.tarocchini_melds import best_combinations
+from solver.heuristics import tarocchini as H
 from solver.notation import Deal
 from solver.pimc import PimcAgent
 
@@ -85,6 +86,20 @@ def test_bids_offered_follow_the_auction():
     r = rows(e)
     assert r["pass"].p_make is not None
     assert all(s % 4 == 0 for s in r["solo"].scores)
+
+
+def test_worlds_explain_the_bids_already_made():
+    # TERZ-BID-1: seat 0 bid solo before us; every world gives him a hand on which the
+    # heuristic player bids solo too (the bid model), and he holds 18 cards
+    ev = bt.make_evaluator(ctx(WEAK, seat=1, dealer=2, options=TERZ, auction=["solo"]))
+    rng = random.Random(3)
+    legal = [Move("bid", b) for b in T.BIDS]
+    for _ in range(5):
+        hand0 = ev.sample(rng)["deal"].hands[0]
+        assert len(hand0) == 18
+        assert H.choose_bid({"hand": D.mask(hand0), "options": DEFAULTS | TERZ},
+                            legal).value == "solo"
+    assert ev._misfits == 0 and ev.notes[-1].endswith("every world matches them")
 
 
 def test_same_seed_same_evaluation():

@@ -49,6 +49,7 @@ from . import Context, Outcome, evaluate
 ENDGAME_CARDS = 6  # cards per hand from which the play is solved exactly (dd mode)
 NODE_BUDGET = 3_000_000  # per endgame search; an unfinished search falls back to play
 MAX_DISCARDS = 6  # candidate discard sets compared
+MODEL_TRIES = 300  # draws per seat and world to match its bids and votes
 
 
 def _bits(mask: int) -> list[int]:
@@ -234,11 +235,16 @@ class TarocchiniEvaluator:
             "dd: heuristic play, then exact DD of the last "
             f"{ENDGAME_CARDS} tricks (optimistic there); pimc: PIMC endgame; the other "
             "decisions (later bids, discards, declarations) are the heuristic player's",
-            "bids, votes and non-declarations of the others are not used to bias the "
-            "worlds (uniform over the unseen cards)"]
+            "worlds: the unseen cards uniformly; before the declarations a seat who bid or "
+            "voted gets cards with which the heuristic player calls the same; declared "
+            "cards stay with their declarer (nothing else follows from declarations)"]
         if sc.phase == "declare":
             self.notes.append("in dd mode a declaration gives nothing away (everyone "
                               "sees every card): compare declarations with --mode pimc")
+        self._calls = self._other_calls()
+        self._misfits = 0
+        if self._calls:
+            self.notes.append("others' bids/votes: every world matches them")
         self._cands = self._candidates()
 
     # --- candidates ---------------------------------------------------------------
@@ -263,9 +269,49 @@ class TarocchiniEvaluator:
         return list(self._cands)
 
     # --- worlds ---------------------------------------------------------------------
+    def _other_calls(self) -> dict[int, list[tuple[str, list[Move], int]]]:
+        """Per other seat, its bids / monte votes so far: (token, legal moves then,
+        monte round). Only the bid, monte and discard decisions use them (later, the
+        declared cards are the stronger information)."""
+        out: dict[int, list[tuple[str, list[Move], int]]] = {}
+        if self.scan.phase not in ("bid", "monte", "discard"):
+            return out
+        eldest = (self.ctx.dealer + 1) % self.n
+        votes = [(True, "monte"), (False, "play")]
+        top, k = 0, 0
+        for tok in self.ctx.auction:
+            if tok in ("monte", "play"):
+                seat, legal, rnd = (eldest + k) % 4, [Move("monte", v) for v, _ in votes], k // 4
+            elif tok in T.BIDS:
+                seat, rnd = (eldest + k) % 3, 0
+                legal = [Move("bid", "pass")] + [Move("bid", b) for b in T.BIDS[top + 1:]]
+                top = max(top, T.BIDS.index(tok))
+            else:
+                break
+            k += 1
+            if seat != self.ctx.seat:
+                out.setdefault(seat, []).append((tok, legal, rnd))
+        return out
+
+    def _fits(self, calls: list[tuple[str, list[Move], int]], cards: list[int]) -> bool:
+        """Would the heuristic player, dealt ``cards`` in this order, have made ``calls``?"""
+        for tok, legal, rnd in calls:
+            if tok in T.BIDS:
+                obs = {"hand": _mask(cards), "options": self.opts}
+                if H.choose_bid(obs, legal).value != tok:
+                    return False
+            else:
+                obs = {"hand": _mask(cards[:5 * (rnd + 1)]), "options": self.opts}
+                if H.choose_monte(obs, legal).value != (tok == "monte"):
+                    return False
+        return True
+
     def sample(self, rng: random.Random) -> dict[str, Any]:
         """One world: a full deal consistent with the seat's view, and a seed for the
-        play of that world."""
+        play of that world. The unseen cards are dealt uniformly, except that a seat who
+        has already bid or voted gets cards with which the heuristic player makes the
+        same calls (TERZ-BID-1, OTTO-DEAL-4; drawn seat by seat, up to ``MODEL_TRIES``
+        draws each): a gioco or a solo before us says something about that hand."""
         sc, seat, n, dealer = self.scan, self.ctx.seat, self.n, self.ctx.dealer
         each = (62 - self.stock_size) // n
         cap = [each] * n  # cards held after the exchange (dealer/declarer: + stock)
@@ -284,23 +330,41 @@ class TarocchiniEvaluator:
         known = 0
         for m in fixed:
             known |= m
-        rest = _bits(((1 << 62) - 1) & ~known)
-        rng.shuffle(rest)
+        pool = _bits(((1 << 62) - 1) & ~known)
+        rng.shuffle(pool)
+        # cards listed first in a hand: the seat's own packets in the monte phase, the
+        # packets / dealt hand that explain another seat's calls
+        prefix: dict[int, list[int]] = {}
+        if sc.phase == "monte":
+            prefix[seat] = _bits(self.hand)
+        for s, calls in self._calls.items():
+            size = each if not self.otto else 5 * (max(r for _, _, r in calls) + 1)
+            part = pool[:size]
+            for _ in range(MODEL_TRIES):
+                if self._fits(calls, part):
+                    break
+                part = rng.sample(pool, size)
+            else:
+                self._misfits += 1
+                self.notes[-1] = (f"others' bids/votes: {self._misfits} world(s) could "
+                                  f"not match them in {MODEL_TRIES} draws")
+            taken = set(part)
+            pool = [c for c in pool if c not in taken]
+            prefix[s] = part
         holdings = list(fixed)
+        for s, part in prefix.items():
+            holdings[s] |= _mask(part)
         k = 0
         for h in range(len(cap)):
-            need = cap[h] - fixed[h].bit_count()
+            need = cap[h] - holdings[h].bit_count()
             if need < 0:
                 raise AtoutError(f"seat {h} declared more cards than it holds")
-            holdings[h] |= _mask(rest[k:k + need])
+            holdings[h] |= _mask(pool[k:k + need])
             k += need
-        first = self.hand if sc.phase == "monte" else 0
         hands, extras = [], {}
         for s in range(n):
-            cards = _bits(holdings[s])
-            if s == seat and first:
-                cards = _bits(first) + [c for c in cards if not first >> c & 1]
-            hands.append(cards)
+            first = prefix.get(s, [])
+            hands.append(first + [c for c in _bits(holdings[s]) if c not in set(first)])
         if self.otto:
             # the dealer's 2 last cards: two not in his first packets (OTTO-DEAL-1)
             extras["talon"] = hands[dealer][-2:]
