@@ -205,6 +205,11 @@ def test_declarations_of_others_stay_in_their_hands():
     (WEAK, {"options": TERZ, "dealer": 2, "auction": ["pass"] * 3}, "thrown in"),
     (OTTO_HAND, {"dealer": 3, "auction": ["play"] * 4 + ["discard:T5"]},
      "unseen: write discard:\\?"),
+    # OTTO-SCORE-3: seat 0's 18 points bring team A from 790 to the target: game over
+    ("SOL LUN T16 T14 T12 MO1 9S QB JB 8B 7B 6B 8C 6C 10D",
+     {"seat": 1, "dealer": 3, "options": {"totals": (790, 0)},
+      "auction": ["play"] * 4 + ["discard:?"] * 2 + ["decl:tarocchi:ANG+MON+BAG", "decl:done"]},
+     "reached the target"),
 ])
 def test_bad_inputs_raise_one_clear_error(hand, kw, message):
     with pytest.raises(AtoutError, match=message):

@@ -246,6 +246,9 @@ class TarocchiniEvaluator:
             "worlds: the unseen cards uniformly; before the declarations a seat who bid or "
             "voted gets cards with which the heuristic player calls the same; declared "
             "cards stay with their declarer (nothing else follows from declarations)"]
+        if self.otto:
+            self.notes.append("Ottocento: this hand's net points; the match (running "
+                              "totals, a call-out at the target) is not weighed")
         if sc.phase == "declare":
             self.notes.append("in dd mode a declaration gives nothing away (everyone "
                               "sees every card): compare declarations with --mode pimc")
@@ -406,6 +409,9 @@ class TarocchiniEvaluator:
                 raise AtoutError(f"auction move {i} ({tok}): {e}") from None
         if st.phase == "callout" and self.scan.phase != "monte":
             st.play(Move("callout", False))  # the seat's 17 cards say the dealer took
+        if st.is_over():
+            raise AtoutError("the moves so far end the deal (a declaration reached the "
+                             "target, OTTO-SCORE-3): nothing left to decide")
         return st
 
     def outcomes(self, world: dict[str, Any], mode: str) -> dict[str, Outcome]:
