@@ -55,6 +55,17 @@ def _timing(quick: bool) -> list[dict]:
                      "candidates": len(e.rows), "samples": samples,
                      "seconds": round(dt, 2), "ms_per_world": round(1000 * dt / samples, 1),
                      "recommended": e.recommended})
+    # the realistic mode: PIMC agents (4 worlds per card) in the endgame
+    label, hand, seat, dealer, opts, auction = CASES[0]
+    n = 2 if quick else 10
+    ctx = Context("tarocchini", D.parse_cards(hand), seat, dealer, dict(opts),
+                  auction.split(), pimc_worlds=4)
+    t = time.perf_counter()
+    e = evaluate(ctx, samples=n, seed=0, mode="pimc")
+    dt = time.perf_counter() - t
+    rows.append({"task": "(a) evaluate, pimc mode (4 worlds per card)", "decision": label,
+                 "candidates": len(e.rows), "samples": n, "seconds": round(dt, 2),
+                 "ms_per_world": round(1000 * dt / n, 1), "recommended": e.recommended})
     return rows
 
 
