@@ -151,6 +151,9 @@ cdef inline int mask_points(uint64_t w0, uint64_t w1) noexcept nogil:
 
 cdef struct Saved:
     int leader
+    int cur
+    int led
+    int wt
     int ntrick
     int trick_no
     int att_pts
@@ -168,6 +171,9 @@ cdef struct Pos:
     int ply            # cards played since the core position was set up (+ trick prefix)
     int start_ply
     int leader
+    int cur            # seat to act
+    int led            # first card of the trick other than EX (-1: none yet)
+    int wt             # highest trump in the trick (-1: none)
     int ntrick
     int trick_no
     uint64_t hand[MAXP][2]
@@ -194,7 +200,7 @@ cdef struct Pos:
 
 
 cdef inline int to_act(Pos* p) noexcept nogil:
-    return (p.leader + p.ntrick) % p.n
+    return p.cur
 
 
 cdef inline int is_over(Pos* p) noexcept nogil:
@@ -203,24 +209,14 @@ cdef inline int is_over(Pos* p) noexcept nogil:
 
 cdef void legal_mask(Pos* p, uint64_t* out) noexcept nogil:
     """Legal cards of the seat to act (TAROT-PLAY-2..5, TAROT-EXC-1, TAROT-CALL-6)."""
-    cdef int seat = to_act(p)
+    cdef int seat = p.cur
     cdef uint64_t t = p.hand[seat][0]
     cdef uint64_t s = p.hand[seat][1]
     cdef uint64_t ex = t & EXBIT
     cdef uint64_t trumps = t & TRUMPS
     cdef uint64_t over, follow
-    cdef int led = -1
-    cdef int w = -1
-    cdef int i, c
-    cdef int base = p.ply - p.ntrick
-    for i in range(p.ntrick):
-        c = p.played[base + i]
-        if c == EXCUSE:
-            continue        # TAROT-PLAY-3: after a led EX the next card defines the suit
-        if led < 0:
-            led = c
-        if c < 21 and c > w:
-            w = c
+    cdef int led = p.led                # TAROT-PLAY-3: EX does not define the suit
+    cdef int w = p.wt
     if led < 0:
         out[0] = t
         out[1] = s
@@ -356,14 +352,20 @@ cdef void finish_trick(Pos* p) noexcept nogil:
         if p.petit_trick == p.trick_no or (p.exc6 and p.petit_trick == p.trick_no - 1):
             p.pb = 1 if wside else -1            # TAROT-SCORE-3
     p.leader = wseat
+    p.cur = wseat
+    p.led = -1
+    p.wt = -1
     p.ntrick = 0
     p.trick_no += 1
 
 
 cdef inline void play_card(Pos* p, int c) noexcept nogil:
-    cdef int seat = to_act(p)
+    cdef int seat = p.cur
     cdef Saved* sv = &p.saved[p.ply]
     sv.leader = p.leader
+    sv.cur = p.cur
+    sv.led = p.led
+    sv.wt = p.wt
     sv.ntrick = p.ntrick
     sv.trick_no = p.trick_no
     sv.att_pts = p.att_pts
@@ -381,6 +383,14 @@ cdef inline void play_card(Pos* p, int c) noexcept nogil:
     p.played[p.ply] = c
     p.ply += 1
     p.ntrick += 1
+    if c != EXCUSE:
+        if p.led < 0:
+            p.led = c
+        if c < 21 and c > p.wt:
+            p.wt = c
+    p.cur += 1
+    if p.cur == p.n:
+        p.cur = 0
     if p.ntrick == p.n:
         finish_trick(p)
 
@@ -390,6 +400,9 @@ cdef inline void undo_card(Pos* p) noexcept nogil:
     cdef Saved* sv = &p.saved[p.ply]
     cdef int c = p.played[p.ply]
     p.leader = sv.leader
+    p.cur = sv.cur
+    p.led = sv.led
+    p.wt = sv.wt
     p.ntrick = sv.ntrick
     p.trick_no = sv.trick_no
     p.att_pts = sv.att_pts
@@ -399,7 +412,7 @@ cdef inline void undo_card(Pos* p) noexcept nogil:
     p.petit_trick = sv.petit_trick
     p.pb = sv.pb
     p.exc6 = sv.exc6
-    cdef int seat = to_act(p)
+    cdef int seat = p.cur
     if c < 22:
         p.hand[seat][0] |= <uint64_t>1 << c
     else:
@@ -653,6 +666,15 @@ cdef class TarotCore:
         self.p.ply = len(trick)
         self.p.start_ply = self.p.ply
         self.p.ntrick = len(trick)
+        self.p.cur = (leader + len(trick)) % n
+        self.p.led = -1
+        self.p.wt = -1
+        for c in trick:
+            if c != EXCUSE:
+                if self.p.led < 0:
+                    self.p.led = c
+                if c < 21 and c > self.p.wt:
+                    self.p.wt = c
         if self.p.ply + sum(_popcount(h) for h in hands) > MAXPLY:
             raise ValueError("too many cards")
         self.tt_bits = tt_bits
@@ -1211,5 +1233,8 @@ def random_deal_playouts(int n, long count, uint64_t seed, int mult=2, bint dog_
                     p.att_pts += PTS[deck[i]]
                     p.att_bouts += IS_BOUT[deck[i]]
             p.leader = 1 % n
+            p.cur = p.leader
+            p.led = -1
+            p.wt = -1
             total += playout(&p, &rng)
     return total
