@@ -1,0 +1,243 @@
+"""Tarocchini double-dummy solver (solver.dd.tarocchini) against a plain brute-force
+minimax written here on the Python rules (legal_cards, collect_trick, final_piles,
+hand_totals of solver.games.tarocchini).
+
+The objective is side 1's final total minus side 0's in half points (TAROC-PTS-2,
+TAROC-DECL-6, OTTO-SCORE-1, TERZ-SCORE-1), side 1 maximising.  Endgames come from
+random deals played at random to 3-5 tricks from the end (Ottocento 3-4), with the
+Matto often kept back so that its exchange (TAROC-MATTO-2..5) happens inside the
+search, random declarations, the discard (OTTO-DEAL-3, TERZ-BID-2) or a solo stock
+(TERZ-BID-3) and both contatore options (TAROC-MELD-12, TAROC-MELD-6).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from solver.dd import tarocchini as dd
+from solver.errors import DealError, OptionError
+from solver.games import tarocchini as tg
+from solver.games.base import Move
+
+MAT = tg.MAT
+
+
+def brute(st: tg.TarocchiniState, prune: bool = False) -> int:
+    """Minimax over every legal card, on the Python rules only (memoised on the complete
+    state: hands, trick, piles, debts, tricks won, last trick).  ``prune`` adds plain
+    alpha-beta cut-offs (still exact; the memo then holds only exact values)."""
+    n = st.n
+    side_of = st.side_of
+    owner = side_of[st.dealer] if st.variant == "ottocento" else side_of[st.declarer]
+    decl = [sum(st.decl_points[p] for p in range(n) if side_of[p] == s) for s in (0, 1)]
+    opts = st.options
+    memo: dict[Any, int] = {}
+    inf = 10 ** 9
+
+    def rec(hands: tuple[int, ...], trick: tuple[tuple[int, int], ...], leader: int,
+            piles: tuple[int, int], owed: tuple[int, int], won: tuple[int, int],
+            last: int, alpha: int, beta: int) -> int:
+        if not any(hands) and not trick:
+            fin = tg.final_piles(list(piles), list(owed), list(won), st.discard,
+                                 owner if st.discard else None, st.stock, last)
+            t = tg.hand_totals(fin, decl, last, opts)["totals_half"]
+            return t[1] - t[0]
+        key = (hands, trick, leader, piles, owed, won, last)
+        if key in memo:
+            return memo[key]
+        seat = (leader + len(trick)) % n
+        legal = tg.legal_cards(hands[seat], list(trick))
+        maxi = side_of[seat] == 1
+        best = -inf if maxi else inf
+        a, b = alpha, beta
+        cut = False
+        for c in range(62):
+            if not legal >> c & 1:
+                continue
+            h = list(hands)
+            h[seat] &= ~(1 << c)
+            tr = (*trick, (seat, c))
+            if len(tr) == n:
+                w, p2, o2 = tg.collect_trick(list(tr), side_of, list(piles), list(owed))
+                wn = list(won)
+                wn[side_of[w]] += 1
+                v = rec(tuple(h), (), w, (p2[0], p2[1]), (o2[0], o2[1]), (wn[0], wn[1]),
+                        side_of[w], a, b)
+            else:
+                v = rec(tuple(h), tr, leader, piles, owed, won, last, a, b)
+            if maxi:
+                best = max(best, v)
+                a = max(a, v)
+            else:
+                best = min(best, v)
+                b = min(b, v)
+            if prune and a >= b:
+                cut = True
+                break
+        if not cut and alpha < best < beta or not prune:
+            memo[key] = best
+        return best
+
+    last = side_of[st.tricks[-1][1]] if st.tricks else -1
+    return rec(tuple(st.hands), tuple(st.trick), st.leader, (st.piles[0], st.piles[1]),
+               (st.owed[0], st.owed[1]), (st.tricks_won[0], st.tricks_won[1]), last,
+               -inf, inf)
+
+
+def random_endgame(rng: random.Random, variant: str, tricks_left: int,
+                   mid_trick: int = 0) -> tg.TarocchiniState:
+    """A random deal in its play phase (from_play), played at random to ``tricks_left``
+    tricks from the end, then ``mid_trick`` cards of the next trick."""
+    multi = rng.random() < 0.5
+    maxc = rng.choice((1, 2))
+    opts = {"game": variant, "signals": "none", "contatore_multi_use": multi,
+            "max_contatori_per_suit_sequence": maxc}
+    perm = list(range(62))
+    rng.shuffle(perm)
+    if variant == "ottocento":
+        hands = [tg._mask(perm[15 * i:15 * i + 15]) for i in range(4)]
+        dealer = rng.randrange(4)
+        st = tg.TarocchiniState.from_play(
+            hands, (dealer + 1) % 4, opts, dealer=dealer, discard=tg._mask(perm[60:]),
+            decl_points=[rng.choice((0, 0, 10, 17, 36)) for _ in range(4)])
+    else:
+        each = rng.choice((18, 19))
+        opts["terziglio_deal"] = "18+8" if each == 18 else "19+5"
+        hands = [tg._mask(perm[each * i:each * i + each]) for i in range(3)]
+        rest = tg._mask(perm[3 * each:])
+        contract = rng.choice(("gioco", "solo"))
+        st = tg.TarocchiniState.from_play(
+            hands, rng.randrange(3), opts, declarer=rng.randrange(3), contract=contract,
+            discard=rest if contract == "gioco" else 0,
+            stock=rest if contract == "solo" else 0,
+            decl_points=[rng.choice((0, 0, 10, 25)) for _ in range(3)])
+    keep_matto = rng.random() < 0.6
+    target = tricks_left
+    while True:
+        seat = st.to_act
+        if st.hands[seat].bit_count() <= target and not st.trick:
+            break
+        moves = [m for m in st.legal_moves() if m.kind == "card"]
+        if keep_matto and len(moves) > 1:
+            moves = [m for m in moves if m.value != MAT]
+        st.play(rng.choice(moves))
+    for _ in range(mid_trick):
+        st.play(rng.choice([m for m in st.legal_moves() if m.kind == "card"]))
+    return st
+
+
+def endgames(variant: str, count: int, seed: int, sizes: tuple[int, ...] = (3, 4)):
+    rng = random.Random(seed)
+    for i in range(count):
+        yield i, random_endgame(rng, variant, sizes[i % len(sizes)], mid_trick=i % 3 == 0)
+
+
+def check_against_brute(variant: str, count: int, seed: int,
+                        sizes: tuple[int, ...] = (3, 4)) -> int:
+    matto_inside = 0
+    for i, st in endgames(variant, count, seed, sizes):
+        small = st.hands[st.to_act].bit_count() <= 3
+        want = brute(st, prune=not (small and i % 4 == 0))   # every 4th: no pruning
+        got = dd.solve(st)
+        assert got.complete and got.value == want, (st.hands, st.trick, st.piles)
+        assert got.nodes > 0
+        if any(h >> MAT & 1 for h in st.hands):
+            matto_inside += 1
+    return matto_inside
+
+
+@pytest.mark.parametrize("variant", ["ottocento", "terziglio"])
+def test_dd_equals_brute_force(variant):
+    # >= 1000 random endgames per variant (3-4 tricks left): the DD value equals the
+    # minimax on the Python rules (TAROC-PLAY-3, TAROC-PLAY-4, TAROC-MATTO-2,
+    # TAROC-MATTO-3, TAROC-MATTO-5, TAROC-PTS-2, TAROC-DECL-6, OTTO-DEAL-3, TERZ-BID-2,
+    # TERZ-BID-3), the Matto still in a hand in at least a fifth of them.
+    seed = 100 if variant == "ottocento" else 200
+    assert check_against_brute(variant, 1000, seed) >= 200
+
+
+@pytest.mark.slow
+def test_dd_equals_brute_force_five_tricks():
+    # Terziglio endgames with 5 tricks left, Ottocento with 4 (slow)
+    check_against_brute("terziglio", 300, 500, sizes=(5,))
+    check_against_brute("ottocento", 300, 600, sizes=(4,))
+
+
+@pytest.mark.parametrize("variant", ["ottocento", "terziglio"])
+def test_card_values_consistent(variant):
+    # every legal card's value equals brute force after that card, and the best of
+    # them (max for side 1, min for side 0) is the position's value
+    for _, st in endgames(variant, 120, seed=300 if variant == "ottocento" else 400):
+        pos_value = dd.solve(st).value
+        values = dd.solve_cards(st)
+        assert {m.value for m in values if m.kind == "card"} == \
+            {c for c in range(62) if tg.legal_cards(st.hands[st.to_act], st.trick) >> c & 1}
+        for move, r in values.items():
+            child = st.copy()
+            child.play(move)
+            assert r.value == brute(child, prune=True)
+        pick = max if st.side_of[st.to_act] == 1 else min
+        assert pick(r.value for r in values.values()) == pos_value
+
+
+def test_signal_moves_get_card_value():
+    # OTTO-SIG-1: a signal does not change the play; it gets its card's value
+    rng = random.Random(7)
+    st = random_endgame(rng, "ottocento", 3)
+    st.options = dict(st.options, signals="standard")
+    values = dd.solve_cards(st)
+    for move, r in values.items():
+        if move.kind == "signal":
+            assert r.value == values[Move("card", move.value[0])].value
+
+
+def test_principal_variation_reaches_value():
+    rng = random.Random(9)
+    for variant in ("ottocento", "terziglio"):
+        for _ in range(10):
+            st = random_endgame(rng, variant, 4)
+            v = dd.solve(st).value
+            line = dd.principal_variation(st)
+            end = st.copy()
+            for mv in line:
+                end.play(mv)
+            assert end.is_over()
+            t = end.result["totals_half"]
+            assert t[1] - t[0] == v
+
+
+def test_limits_and_errors():
+    rng = random.Random(3)
+    st = random_endgame(rng, "terziglio", 7)
+    r = dd.solve(st, node_budget=50)
+    assert not r.complete and r.value is None and r.stopped == "node_budget"
+    assert r.lower <= r.upper
+    full = dd.solve(st)
+    assert r.lower <= full.value <= r.upper or r.lower == -20000
+    with pytest.raises(OptionError):
+        dd.solve(st, node_budget=0)
+    with pytest.raises(OptionError):
+        dd.solve(st, tt_bits=40)
+    with pytest.raises(DealError):
+        dd.solve(tg.new_state({"game": "terziglio"}, seed=1))
+    # a small table gives the same values
+    assert dd.solve(st, tt_bits=8).value == full.value
+
+
+def test_dd_table_solo():
+    # TERZ-BID-3 solo for each seat: value opponents − declarer, side 1 = opponents
+    rng = random.Random(4)
+    perm = list(range(62))
+    rng.shuffle(perm)
+    hands = [tg._mask(perm[6 * i:6 * i + 6]) for i in range(3)]
+    table = dd.dd_table(hands, dealer=2)
+    assert set(table) == {0, 1, 2}
+    for declarer, r in table.items():
+        st = tg.TarocchiniState.from_play(hands, 0, {"game": "terziglio"}, declarer=declarer,
+                                          contract="solo")
+        assert r.complete and r.value == brute(st)
+    with pytest.raises(DealError):
+        dd.dd_table(hands[:2])
