@@ -1,0 +1,143 @@
+"""PIMC decision time per game at the first lead and mid-deal (100 worlds by default),
+side by side with colver's IS-DD bot (100 determinizations, uniform worlds) on the same
+Coinche positions. Appends the table to benchmarks/RESULTS.md.
+
+Usage: python benchmarks/pimc_speed.py [--quick] [--worlds N] [--positions K] [--no-append]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from _report import report
+
+from solver.games import get_game
+from solver.heuristic import HeuristicAgent
+from solver.pimc import PimcAgent
+
+GAMES = [
+    ("coinche", {}, "coinche"),
+    ("belote", {}, "belote"),
+    ("tarot", {"players": 4}, "tarot 4p"),
+    ("tarot", {"players": 3}, "tarot 3p"),
+    ("tarot", {"players": 5}, "tarot 5p"),
+    ("tarocchini", {"game": "ottocento"}, "ottocento"),
+    ("tarocchini", {"game": "terziglio"}, "terziglio"),
+]
+TARGETS = {"coinche": 0.2, "tarot 4p": 3.0}  # seconds, median (issue: determinized play)
+
+
+def positions(game: str, options: dict, k: int, seed: int, stage: str):
+    """``k`` states where a card is to be played: at the first lead or mid-deal."""
+    module = get_game(game)
+    out, i = [], 0
+    while len(out) < k and i < 50 * k:
+        rng = random.Random(seed * 7919 + i)
+        st = module.new_state(options=options, dealer=i % 4 if game != "tarot" else 0,
+                              seed=seed * 1000 + i)
+        i += 1
+        bidder = HeuristicAgent(seed=i)
+        total = None
+        while not st.is_over():
+            legal = st.legal_moves()
+            cards = [m for m in legal if m.kind == "card"]
+            if cards and getattr(st, "phase", "play") == "play" and len(legal) > 1:
+                if total is None:
+                    total = max(h.bit_count() for h in st.hands)
+                done = total - max(h.bit_count() for h in st.hands)
+                if (stage == "first" and done == 0) or (stage == "mid" and done >= total // 2):
+                    out.append(st)
+                    break
+            if cards and all(m.kind == "card" for m in legal):
+                st.play(rng.choice(cards))
+            else:
+                st.play(bidder.choose(st, st.to_act))
+    return out
+
+
+def time_pimc(states, worlds: int) -> tuple[list[float], int]:
+    times, skipped = [], 0
+    for j, st in enumerate(states):
+        agent = PimcAgent(seed=j, worlds=worlds)
+        seat = st.to_act
+        t = time.perf_counter()
+        agent.choose(st, seat)
+        times.append(time.perf_counter() - t)
+        skipped += worlds - agent.last_stats.get("worlds", worlds)
+    return times, skipped
+
+
+def time_colver(states, worlds: int) -> list[float] | None:
+    try:
+        import colver
+    except ImportError:
+        return None
+    plain = [0, 1, 2, 6, 3, 4, 5, 7]
+
+    def to_col(c: int) -> int:
+        return 8 * (c >> 3) + plain[c & 7]
+
+    spec = f'[play]\nmethod="isdd"\ndeterminizations={worlds}\n[worlds]\nsource="uniform"\n'
+    times = []
+    for j, st in enumerate(states):
+        if st.strain > 3 or st.tricks or st.trick:
+            continue  # colver plays suit contracts; compare at the first lead
+        hands = [[to_col(c) for c in range(32) if h >> c & 1] for h in st.hands]
+        env = colver.Env.deal_with_hands(st.dealer, hands)
+        env.set_contract(st.strain, 80, st.taker % 2, 0)
+        env.set_phase_playing()
+        agent = colver.Agent(spec, seat=env.current_player(), seed=j)
+        agent.init_deal(env)
+        t = time.perf_counter()
+        agent.decide(env)
+        times.append(time.perf_counter() - t)
+    return times
+
+
+def summary(times: list[float]) -> tuple[float, float]:
+    if not times:
+        return (float("nan"), float("nan"))
+    s = sorted(times)
+    return statistics.median(s), s[min(len(s) - 1, int(0.9 * len(s)))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--quick", action="store_true")
+    ap.add_argument("--worlds", type=int, default=100)
+    ap.add_argument("--positions", type=int, default=None)
+    ap.add_argument("--games", nargs="*", default=None)
+    ap.add_argument("--no-append", action="store_true")
+    args = ap.parse_args()
+    k = args.positions or (3 if args.quick else 20)
+    rows = []
+    for game, options, label in GAMES:
+        if args.games and label not in args.games and game not in args.games:
+            continue
+        for stage in ("first", "mid"):
+            states = positions(game, options, k, seed=1, stage=stage)
+            times, skipped = time_pimc(states, args.worlds)
+            med, p90 = summary(times)
+            row = {"game": label, "stage": "trick 1" if stage == "first" else "mid-deal",
+                   "positions": len(times), "worlds": args.worlds,
+                   "median_s": med, "p90_s": p90, "worlds_skipped": skipped}
+            if game == "coinche" and stage == "first":
+                col = time_colver(states, args.worlds)
+                if col:
+                    cm, cp = summary(col)
+                    row.update({"colver_median_s": cm, "colver_p90_s": cp,
+                                "ratio_vs_colver": cm / med if med else None})
+            target = TARGETS.get(label) if stage == "first" else None
+            row["target_s"] = target
+            row["met"] = None if target is None else bool(med <= target)
+            rows.append(row)
+            print(row, flush=True)
+    report(f"PIMC decision time ({args.worlds} worlds)", {"pimc": rows},
+           append=not args.no_append)
+
+
+if __name__ == "__main__":
+    main()
