@@ -1,0 +1,74 @@
+"""Strength table: duplicate matches between agents, per game, with 95% confidence
+intervals (issue: determinized play; bid analysis). Appends to benchmarks/RESULTS.md.
+
+Pairings (A vs B): heuristic vs random, pimc(W) vs heuristic, oracle vs pimc(W), and
+pimc(W) with simulated bidding vs pimc(W) with heuristic bidding (``--bidding``).
+
+Usage: python benchmarks/strength.py [--deals N] [--worlds W] [--jobs J]
+                                     [--games coinche tarot4 ...] [--pairs ...] [--no-append]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from _report import report
+
+from solver.match import MatchConfig, run_match
+
+GAMES = {
+    "coinche": ("coinche", {}), "belote": ("belote", {}),
+    "tarot3": ("tarot", {"players": 3}), "tarot4": ("tarot", {"players": 4}),
+    "tarot5": ("tarot", {"players": 5}),
+    "ottocento": ("tarocchini", {"game": "ottocento"}),
+    "terziglio": ("tarocchini", {"game": "terziglio"}),
+}
+
+
+def pairings(worlds: int, bid_samples: int) -> dict[str, tuple[str, str]]:
+    pimc = f"pimc:worlds={worlds}"
+    return {
+        "heuristic-random": ("heuristic", "random"),
+        "pimc-heuristic": (pimc, "heuristic"),
+        "oracle-pimc": ("oracle", pimc),
+        "simbid-heubid": (f"{pimc},bidding=sim,bid_samples={bid_samples}", pimc),
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--deals", type=int, default=1000)
+    ap.add_argument("--worlds", type=int, default=100)
+    ap.add_argument("--bid-samples", type=int, default=24)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--games", nargs="*", default=list(GAMES))
+    ap.add_argument("--pairs", nargs="*", default=None)
+    ap.add_argument("--no-append", action="store_true")
+    args = ap.parse_args()
+    pairs = pairings(args.worlds, args.bid_samples)
+    rows = []
+    for label in args.games:
+        game, options = GAMES[label]
+        for name, (a, b) in pairs.items():
+            if args.pairs and name not in args.pairs:
+                continue
+            t = time.perf_counter()
+            s = run_match(MatchConfig(game, a, b, args.deals, args.seed, options),
+                          jobs=args.jobs)
+            row = {"game": label, "A": a, "B": b, "deals": s["deals"],
+                   "A-B per deal": s["mean_diff"], "ci95_lo": s["ci95"][0],
+                   "ci95_hi": s["ci95"][1],
+                   "A wins (CI > 0)": s["ci95"][0] > 0,
+                   "A taker made": s["contracts"]["a"]["made_rate"],
+                   "B taker made": s["contracts"]["b"]["made_rate"],
+                   "seconds": time.perf_counter() - t}
+            rows.append(row)
+            print(row, flush=True)
+    report(f"Strength (duplicate matches, {args.deals} deals per pairing)", {"matches": rows},
+           append=not args.no_append)
+
+
+if __name__ == "__main__":
+    main()
