@@ -764,3 +764,22 @@ def test_for_play_validation():
     st = pos({0: "KS", 1: "2H", 2: "2S", 3: ""}, taker=0, trick=[(3, c("3S"))])
     assert st.leader == 3 and st.to_act == 0
     assert [TAROT_DECK.token(mv.value) for mv in st.legal_moves()] == ["KS"]
+
+
+def test_contract_made_follows_the_count():
+    # TAROT-COUNT-4: made iff the attack's points reach R(B); None when annulled
+    from solver.games.tarot import contract_result
+    seen = set()
+    for seed in range(40):
+        st = tarot.new_state(seed=seed)
+        rng = random.Random(seed)
+        while not st.is_over():
+            st.play_random(rng)
+        made = st.contract_made()
+        if st.annulled:
+            assert made is None
+        else:
+            c = st.count()
+            assert made == contract_result(c.points, c.bouts)[0]
+            seen.add(made)
+    assert seen == {True, False}

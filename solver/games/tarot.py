@@ -730,6 +730,14 @@ class TarotState(GameState):
         p2, bouts = count_piles(self.attack_pile(), self.excuse_owed)
         return Count(p2, bouts, self.petit_au_bout, self.tricks_won[1], self.tricks_won[0])
 
+    def contract_made(self) -> bool | None:
+        """Whether the taker made the contract (TAROT-COUNT-4); None without a contract
+        or before the end of the deal."""
+        if self.phase != "over" or self.annulled or self.contract is None:
+            return None
+        c = self.count()
+        return contract_result(c.points, c.bouts)[0]
+
     def scores(self) -> list[int]:
         if self.phase != "over":
             raise AtoutError("the deal is not over")
