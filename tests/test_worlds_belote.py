@@ -319,3 +319,35 @@ def test_side_of_matches_the_dd_value_and_contract_made():
         st.play_random(rng)
     assert st.contract_made() in (None, True, False)
     assert (st.contract_made() is None) == st.annulled
+
+
+def test_from_play_worlds_with_announces_replay_and_undo():
+    # 8-card from_play positions with announces in trick 1 (BELOTE-ANN-5): the patched
+    # world keeps the seat's view and legal moves, and undoes back to four 8-card hands
+    checked = 0
+    for seed in range(60):
+        rng = random.Random(seed)
+        perm = list(range(32))
+        rng.shuffle(perm)
+        hands = [sum(1 << x for x in perm[8 * i:8 * i + 8]) for i in range(4)]
+        st = coinche.CoincheState.from_play(hands, rng.randrange(6), rng.randrange(4),
+                                            leader=rng.randrange(4))
+        stop = rng.randint(1, 12)
+        while not st.is_over() and len(st.history) < stop:
+            moves = st.legal_moves()
+            ann = [m for m in moves if m.kind == "announce"]
+            st.play(ann[0] if ann and rng.random() < 0.8 else rng.choice(moves))
+        seat = st.to_act
+        obs = st.observation(seat)
+        for w in sample_worlds(st, seat, 2, seed):
+            assert w.observation(seat) == obs
+            assert w.legal_moves() == st.legal_moves()
+            while not w.is_over():
+                w.play_random(rng)
+            for _ in range(len(w.history)):
+                w.undo()
+            assert sum(w.hands) == (1 << 32) - 1
+            assert all(x.bit_count() == 8 for x in w.hands)
+            assert w.hands[seat] == hands[seat]
+        checked += 1
+    assert checked > 50
