@@ -29,7 +29,8 @@ def seat_sign(world: GameState, seat: int) -> int:
     side_of = getattr(world, "side_of", None)
     if side_of is None:
         raise AtoutError(f"no side convention for {world.game}")
-    return 1 if side_of(seat) == 1 else -1
+    side = side_of(seat) if callable(side_of) else side_of[seat]  # Tarocchini: a tuple
+    return 1 if side == 1 else -1
 
 
 class _CardAgent(Agent):
