@@ -420,3 +420,28 @@ def test_sampling_is_uniform_on_a_small_endgame():
             if card in cards:
                 counts[holder] += 1
     assert counts[0] == 0 and all(800 <= k <= 1200 for k in counts[1:])
+
+
+def test_pimc_side_convention_and_endgame():
+    """PIMC on Tarocchini: side 1 (Ottocento team B, the Terziglio opponents) maximises
+    the DD value, so the declarer's sign is -1; an endgame decision uses every world."""
+    from solver.heuristic import HeuristicAgent
+    from solver.pimc import seat_sign
+
+    st = random_position("terziglio", 4, max_steps=0)
+    while st.phase != "play":
+        st.play_random(random.Random(0))
+    assert [seat_sign(st, s) for s in range(3)] == [-1 if s == st.declarer else 1
+                                                   for s in range(3)]
+    assert seat_sign(random_position("ottocento", 1), 1) == 1
+    pytest.importorskip("solver.tarocchini_core")
+    pimc = pytest.importorskip("solver.pimc")
+    helper = HeuristicAgent(0)
+    while st.hands[st.to_act].bit_count() > 3 \
+            or sum(mv.kind == "card" for mv in st.legal_moves()) < 2:
+        st.play(helper.choose(st, st.to_act))
+    agent = pimc.PimcAgent(seed=1, worlds=6)
+    move = agent.choose(st, st.to_act)
+    assert move in st.legal_moves()
+    if move.kind == "card":
+        assert agent.last_stats["worlds"] == 6
