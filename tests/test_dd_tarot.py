@@ -19,16 +19,30 @@ from solver.errors import AtoutError, OptionError
 from solver.games import tarot as rules
 from solver.notation import Deal
 
+_VALUES: dict = {}
+
 
 def final_T(st: rules.TarotState) -> int:
-    """T of a finished deal, from the rules' own counting (poignée H of the state)."""
+    """T of a finished deal, from the rules' own counting (poignée H of the state);
+    deal_value results are cached per distinct counted outcome."""
     cnt = st.count()
     bonuses = st.options["poignee_bonuses"]
     h = sum(bonuses[rules.POIGNEE_LEVELS.index(lv)] for _, lv, _ in st.poignees)
-    return rules.deal_value(st.contract, cnt.points, cnt.bouts, petit_au_bout=cnt.petit_au_bout,
-                            poignee=h, chelem_announced=st.chelem_announced,
-                            attack_all_tricks=cnt.defence_tricks == 0,
-                            defence_all_tricks=cnt.attack_tricks == 0, options=st.options)
+    key = (st.contract, cnt, h, st.chelem_announced, tuple(sorted(st.options.items())))
+    if key not in _VALUES:
+        _VALUES[key] = rules.deal_value(
+            st.contract, cnt.points, cnt.bouts, petit_au_bout=cnt.petit_au_bout, poignee=h,
+            chelem_announced=st.chelem_announced, attack_all_tricks=cnt.defence_tricks == 0,
+            defence_all_tricks=cnt.attack_tricks == 0, options=st.options)
+    return _VALUES[key]
+
+
+def play_legal(st: rules.TarotState, card: int) -> None:
+    """GameState.play without re-checking legality (the card comes from legal_cards)."""
+    move = rules.CARD_MOVES[card]
+    st._undo_stack.append(st._snapshot())
+    st._apply(move)
+    st.history.append(move)
 
 
 INF = 10**6
@@ -49,7 +63,7 @@ def brute_force(st: rules.TarotState, memo: dict, alpha: int = -INF, beta: int =
     best = -INF if attack else INF
     for card in TAROT_DECK.cards(rules.legal_cards(st.hands[seat], st.trick,
                                                    st.lead_forbidden())):
-        st.play(rules.CARD_MOVES[card])
+        play_legal(st, card)
         v = brute_force(st, memo, alpha, beta)
         st.undo()
         if attack:
@@ -185,11 +199,28 @@ def test_node_budget_stops_search():
     assert not res.complete
 
 
-def test_dd_table_small_deal():
-    """dd_table on a full 3-player deal with a generous budget: both contracts for every
-    seat; garde contre never beats garde sans for the same taker at x6 vs x4 only when
-    the dog is worthless, so just check completeness and shape."""
-    deal = rules.deal_cards(3, 7)
-    table = ddt.dd_table(Deal(deal.hands, deal.extras), {"players": 3}, node_budget=3000)
-    assert set(table) == {(s, c) for s in range(3) for c in ("garde_sans", "garde_contre")}
-    assert all(r.nodes > 0 for r in table.values())
+def test_dd_table_wiring():
+    """dd_table: every seat as taker in garde sans (dog to the attack, TAROT-DOG-3) and
+    garde contre (dog to the defence, TAROT-DOG-4), eldest leading; each entry is the
+    solve() of that position (same deterministic search under the same node budget);
+    5p: the call is one allowed by TAROT-CALL-2."""
+    for n in (3, 5):
+        deal = rules.deal_cards(n, 7)
+        table = ddt.dd_table(Deal(deal.hands, deal.extras), {"players": n}, dealer=0,
+                             node_budget=1500)
+        assert set(table) == {(s, c) for s in range(n) for c in ("garde_sans", "garde_contre")}
+        hands = [sum(1 << x for x in h) for h in deal.hands]
+        dog = sum(1 << x for x in deal.extras["dog"])
+        for (taker, contract), res in table.items():
+            partner = None
+            if n == 5:
+                assert res.called in ddt._calls(hands, taker)
+                holder = next((s for s, h in enumerate(hands) if h >> res.called & 1), None)
+                partner = None if holder == taker else holder
+            st = rules.TarotState.for_play(hands, taker=taker, contract=contract,
+                                           partner=partner, called_card=res.called,
+                                           aside=dog, dealer=0, options={"players": n})
+            assert st.leader == 1
+            again = ddt.solve(st, node_budget=1500, line=False)
+            assert (again.nodes, again.complete, again.value) == \
+                (res.nodes, res.complete, res.value)
