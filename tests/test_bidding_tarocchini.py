@@ -140,6 +140,21 @@ def test_discard_needs_discardable_cards():
         bt.discard_candidates(D.mask(D.parse_cards("KS KB KC")), 2, DEFAULTS)
 
 
+def test_discard_decision_midway():
+    # TERZ-BID-2: after 3 of his 8 discards the declarer holds 23 cards; the candidates
+    # discard the 5 still due and the 3 named ones stay out of every world's hands
+    hand = D.parse_cards(STRONG) + D.parse_cards("KS QS NS JS KB 9B KC AD")
+    done = D.parse_cards("T5 T6 9B")
+    rest = [c for c in hand if c not in done]
+    auction = ["gioco", "pass", "pass"] + [f"discard:{D.token(c)}" for c in done]
+    ev = bt.make_evaluator(Context("tarocchini", rest, seat=0, dealer=2, options=TERZ,
+                                   auction=auction))
+    for name in ev.candidates():
+        assert len(D.parse_cards(name.removeprefix("discard "))) == 5
+    st = ev._replay(ev.sample(random.Random(1)))
+    assert st.phase == "discard" and st.to_discard == 5 and st.hands[0] == D.mask(rest)
+
+
 # --- monte (OTTO-DEAL-4) ------------------------------------------------------------
 def test_monte_vote_decides_only_when_the_others_all_said_monte():
     # OTTO-DEAL-4: the deal is thrown in only if all four say monte. After three monte
@@ -195,6 +210,31 @@ def test_declarations_of_others_stay_in_their_hands():
         st = ev._replay(world)
         assert st.phase == "declare" and st.to_act == 1
         assert st.discard.bit_count() == 8 and not st.discard & T.FIVE_POINT_MASK
+
+
+def test_another_players_max_declaration_limits_his_cards():
+    # TAROC-DECL-3 none_or_max: seat 0's decl:max showed only the Kings KS KB KC (17):
+    # he keeps them in every world and holds no card that would have raised his best
+    opts = TERZ | {"declarations": "none_or_max"}
+    auction = ["gioco", "pass", "pass"] + ["discard:?"] * 8 + [
+        "decl:kings:KS+KB+KC", "decl:max"]
+    ev = bt.make_evaluator(Context("tarocchini", D.parse_cards(WEAK), seat=1, dealer=2,
+                                   options=opts, auction=auction))
+    assert ev.scan.max_declared == {0: 17}
+    assert set(ev.candidates()) == {"declare nothing"}  # the weak hand has no combination
+    rng = random.Random(2)
+    for _ in range(3):
+        st = ev._replay(ev.sample(rng))
+        assert st.decl_points[0] == 17 and st.to_act == 1
+    assert ev._misfits == 0
+    with pytest.raises(AtoutError, match="before another player's decl:max"):
+        bt.make_evaluator(Context("tarocchini", D.parse_cards(WEAK), seat=1, dealer=2,
+                                  options=opts, auction=auction[:-2] + ["decl:max"]))
+    # ANG MON BAG also make a Grande of 3: a best set cannot be the Tarocchi alone
+    with pytest.raises(AtoutError, match="already make 28 points, not 18"):
+        bt.make_evaluator(Context("tarocchini", D.parse_cards(WEAK), seat=1, dealer=2,
+                                  options=opts, auction=auction[:-2] + [
+                                      "decl:tarocchi:ANG+MON+BAG", "decl:max"]))
 
 
 # --- errors ---------------------------------------------------------------------
@@ -269,6 +309,28 @@ def test_pimc_agent_takes_every_ottocento_decision_before_the_play():
     assert st.discard.bit_count() == 2 and not st.discard & T.FIVE_POINT_MASK
     for seat in range(4):  # dd-mode decisions: declaring all never costs (TAROC-DECL-4)
         assert st.decl_points[seat] == best_combinations(st.hands[seat])[0]
+
+
+@pytest.mark.parametrize("opts,seed", [
+    (TERZ | {"terziglio_deal": "19+5", "contatore_multi_use": False}, 1),
+    (TERZ | {"declarations": "none_or_max"}, 2),
+    ({"monte": "after_5_and_10", "max_contatori_per_suit_sequence": 1}, 3),
+])
+def test_sim_decisions_replay_on_real_histories(opts, seed):
+    # every decision before the play, under other options (TERZ-DEAL-1 19+5,
+    # TAROC-MELD-12 single use, TAROC-DECL-3 none_or_max, OTTO-DEAL-4 second vote):
+    # the seat's view (hidden discards as discard:?) is scanned, sampled and replayed
+    st = T.new_state(opts, dealer=seed % (3 if opts.get("game") else 4), seed=seed)
+    agents = [PimcAgent(seed=s, worlds=2, node_budget=10_000, bidding="sim", bid_samples=1)
+              for s in range(st.n)]
+    decided = 0
+    while st.phase not in ("play", "over"):
+        seat = st.to_act
+        legal = st.legal_moves()
+        mv = bt.decide(st, seat, 1, seed) if len(legal) > 1 else None
+        decided += mv is not None
+        st.play(mv if mv is not None else agents[seat].choose(st, seat))
+    assert decided >= st.n
 
 
 # --- the CLI and the sample hands -----------------------------------------------

@@ -48,7 +48,13 @@ from ..dd import tarocchini as ddt
 from ..errors import AtoutError
 from ..games import tarocchini as T
 from ..games.base import Move
-from ..games.tarocchini_melds import CONT_MASK, SEQUENCES, best_combinations
+from ..games.tarocchini_melds import (
+    CONT_MASK,
+    SEQUENCES,
+    best_combinations,
+    format_combination,
+    unit_points,
+)
 from ..heuristics import tarocchini as H
 from ..notation import Deal
 from ..options import resolve
@@ -94,6 +100,7 @@ class Scan:
     own_discards: list[int] = field(default_factory=list)
     hidden_discards: int = 0
     declared: dict[int, int] = field(default_factory=dict)  # seat -> declared cards
+    max_declared: dict[int, int] = field(default_factory=dict)  # seat -> its points
     my_decl: list[tuple[str, int]] = field(default_factory=list)
 
 
@@ -176,6 +183,7 @@ def scan(tokens: list[str], opts: dict[str, Any], dealer: int, seat: int) -> Sca
             out.own_discards.append(mv.value)
         else:
             raise bad("another player's discard is unseen: write discard:?")
+    decl_of: dict[int, list[tuple[str, int]]] = {}
     for k in range(n):
         s = (eldest + k) % n
         if s == seat:
@@ -186,12 +194,27 @@ def scan(tokens: list[str], opts: dict[str, Any], dealer: int, seat: int) -> Sca
                 out.phase, out.to_act = "declare", s
                 return out
             if mv.kind == "declare_max":
-                if s != seat:
-                    raise bad("decl:max of another player: list his combinations")
-                raise bad("decl:max ends the seat's declaration: nothing left to decide")
+                # TAROC-DECL-3 none_or_max: another player's best set, shown by the
+                # decl:<family>:<cards> tokens listed before it
+                if s != seat and opts["declarations"] == "none_or_max":
+                    combos = decl_of.get(s, [])
+                    if not combos:
+                        raise bad("list the combinations shown (decl:<family>:<cards>) "
+                                  "before another player's decl:max")
+                    multi = bool(opts["contatore_multi_use"])
+                    pts = unit_points(combos, multi)
+                    shown = out.declared.get(s, 0)
+                    best = best_combinations(shown, multi,
+                                             int(opts["max_contatori_per_suit_sequence"]))[0]
+                    if best > pts:
+                        raise bad(f"a decl:max is the best set of the hand, but the cards "
+                                  f"shown already make {best} points, not {pts}")
+                    out.max_declared[s] = pts
+                break
             if mv.kind == "declare_end":
                 break
             out.declared[s] = out.declared.get(s, 0) | mv.value[1]
+            decl_of.setdefault(s, []).append(mv.value)
             if s == seat:
                 out.my_decl.append(mv.value)
     raise bad("the declarations are over: card play is analysed by `atout solve` and "
@@ -223,7 +246,8 @@ class TarocchiniEvaluator:
         each = 15 if self.otto else (18 if self.opts["terziglio_deal"] == "18+8" else 19)
         self.stock_size = 2 if self.otto else 62 - 3 * each
         want = {"monte": 5 * (sc.round + 1), "bid": each,
-                "discard": each + self.stock_size, "declare": each}[sc.phase]
+                "discard": each + self.stock_size - len(sc.own_discards),
+                "declare": each}[sc.phase]
         what = {"monte": "the packets dealt so far", "bid": "a dealt hand",
                 "discard": "the hand with the " + ("talon" if self.otto else "stock"),
                 "declare": "the hand after the exchange"}[sc.phase]
@@ -265,8 +289,8 @@ class TarocchiniEvaluator:
             return {"play": [Move("monte", False)], "monte": [Move("monte", True)]}
         if sc.phase == "bid":
             return {b: [Move("bid", b)] for b in self._legal_bids()}
-        if sc.phase == "discard":
-            k = 2 if self.otto else self.stock_size
+        if sc.phase == "discard":  # the cards still to discard
+            k = (2 if self.otto else self.stock_size) - len(sc.own_discards)
             return {"discard " + _fmt(m): [Move("discard", c) for c in _bits(m)]
                     for m in discard_candidates(self.hand, k, self.opts)}
         return declaration_candidates(self.hand, self.opts, sc.my_decl)
@@ -365,6 +389,25 @@ class TarocchiniEvaluator:
         holdings = list(fixed)
         for s, part in prefix.items():
             holdings[s] |= _mask(part)
+        for s, points in sc.max_declared.items():
+            # TAROC-DECL-3 none_or_max: his declaration was his best set, so his cards
+            # must not make a better one (drawn card by card in the shuffled order)
+            multi = bool(self.opts["contatore_multi_use"])
+            maxc = int(self.opts["max_contatori_per_suit_sequence"])
+            need = cap[s] - holdings[s].bit_count()
+            part, held = [], holdings[s]
+            for c in pool:  # one pass: add a card only if his best stays as declared
+                if len(part) == need:
+                    break
+                if best_combinations(held | 1 << c, multi, maxc)[0] <= points:
+                    part.append(c)
+                    held |= 1 << c
+            if len(part) < need:
+                self._misfits += 1
+                part += [c for c in pool if c not in set(part)][:need - len(part)]
+            holdings[s] |= _mask(part)
+            taken = set(part)
+            pool = [c for c in pool if c not in taken]
         k = 0
         for h in range(len(cap)):
             need = cap[h] - holdings[h].bit_count()
@@ -399,6 +442,9 @@ class TarocchiniEvaluator:
                 st.play(Move("callout", False))  # this world's dealer could call out
             if tok == "take" and st.phase != "callout":
                 continue  # OTTO-SCORE-3: offered only when he can reach the target
+            if st.phase == "declare" and st.to_act in self.scan.max_declared \
+                    and tok.startswith("decl:") and tok not in ("decl:max", "decl:done"):
+                continue  # shown by his decl:max (TAROC-DECL-3), declared by it here
             if tok == "discard:?":
                 mv = _heuristic_move(st, rng, avoid=reserved)
             else:
@@ -599,14 +645,20 @@ _PLANS: dict[tuple, list[Move]] = {}
 
 
 def _auction_of(state: T.TarocchiniState, seat: int) -> list[str]:
-    """The public moves as ``seat`` saw them: others' discards are hidden."""
+    """The public moves as ``seat`` saw them: others' discards are hidden, another
+    player's ``decl:max`` is preceded by the combinations it showed."""
     out = []
+    decl_seat = state.eldest
     for mv in state.history:
         if mv.kind == "discard" and seat != (state.dealer if state.variant == "ottocento"
                                              else state.declarer):
             out.append("discard:?")
-        else:
-            out.append(state.move_token(mv))
+            continue
+        if mv.kind == "declare_max" and decl_seat != seat:
+            out += ["decl:" + format_combination(f, m) for f, m in state.declared[decl_seat]]
+        out.append(state.move_token(mv))
+        if mv.kind in ("declare_max", "declare_end"):
+            decl_seat = (decl_seat + 1) % state.n
     return out
 
 
