@@ -125,12 +125,19 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
     start = time.monotonic()
     core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
     out: dict[Move, DDResult] = {}
+    # the position's value first: it bounds every card's value (the attack's cards are
+    # worth at most V, the defence's at least V) and warms the shared table
+    root, ok = core.value(node_budget=node_budget, deadline=deadline)
+    attack = core.side_of_to_act()
     for card in face.cards_of(core.legal_mask()):
         t0 = time.monotonic()
         n0 = core.stats()["nodes"]
         core.play(card)
+        lo = hi = None
+        if ok:
+            hi, lo = (root, None) if attack else (None, root)
         value, complete = core.value(node_budget=_budget_left(core, node_budget, 0),
-                                     deadline=_deadline_left(start, deadline))
+                                     deadline=_deadline_left(start, deadline), lo=lo, hi=hi)
         core.undo()
         st = core.stats()
         out[Move("card", card)] = DDResult(value if complete else None, None, None,
