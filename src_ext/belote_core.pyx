@@ -18,7 +18,7 @@ integers in and out; the Python face (solver/core/belote.py) validates positions
 before they get here.
 """
 
-from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, uint8_t
+from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, uint8_t, int8_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -172,22 +172,23 @@ cdef inline uint64_t legal_mask(const Rules* r, uint64_t hand, int trick_n, int 
 # ---------------------------------------------------------------------------
 
 ctypedef struct Pos:
+    # small integer fields keep the struct at 56 bytes: the search copies it per node
     uint64_t hand[4]       # core bits
-    int trick[4]           # core bits of the current trick, in play order
-    int trick_n
-    int leader
-    int win                # card currently winning the trick (core bit)
-    int win_seat
-    int trick_pts
-    int ap                 # attack card points so far (incl. dix de der)
-    int dp                 # defence card points so far
-    int fcap               # attack has won every completed trick (capot still possible)
-    int fgen               # the taker has won every completed trick (générale possible)
-    int fdef               # the defence has won every completed trick
-    int attack             # attack team (taker & 1)
-    int taker
-    int tricks_done
-    int rem_pts            # points of the cards still in hands
+    int8_t trick[4]        # core bits of the current trick, in play order
+    int8_t trick_n
+    int8_t leader
+    int8_t win             # card currently winning the trick (core bit)
+    int8_t win_seat
+    int8_t fcap            # attack has won every completed trick (capot still possible)
+    int8_t fgen            # the taker has won every completed trick (générale possible)
+    int8_t fdef            # the defence has won every completed trick
+    int8_t attack          # attack team (taker & 1)
+    int8_t taker
+    int8_t tricks_done
+    int16_t trick_pts
+    int16_t ap             # attack card points so far (incl. dix de der)
+    int16_t dp             # defence card points so far
+    int16_t rem_pts        # points of the cards still in hands
 
 
 ctypedef struct Undo:
@@ -279,6 +280,8 @@ cdef int64_t run_playouts(const Rules* r, const Pos* start, int64_t n, uint64_t 
         p = start[0]
         while p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]:
             m = pos_legal(r, &p)
+            if m == 0:
+                break                  # inconsistent hand sizes: stop this playout
             c = pick_bit(m, splitmix(&st))
             pos_play(r, &p, c)
         c = final_attack(r, &p)
@@ -291,6 +294,32 @@ cdef int64_t run_playouts(const Rules* r, const Pos* start, int64_t n, uint64_t 
 # ---------------------------------------------------------------------------
 # Python access to the play state (validated by solver/core/belote.py)
 # ---------------------------------------------------------------------------
+
+def _check_position(hands, trick, int leader, int taker):
+    """Minimal guard of the core's own invariants (the Python face validates fully):
+    4 disjoint hands of at most 8 cards, at most 3 trick cards, seats 0..3.  Anything
+    else could overflow the fixed move arrays, so it is refused here too."""
+    if len(hands) != 4:
+        raise ValueError("4 hands expected")
+    seen = 0
+    for h in hands:
+        h = int(h)
+        if h < 0 or h >> 32 or h.bit_count() > 8 or h & seen:
+            raise ValueError("hands must be disjoint sets of at most 8 of the 32 cards")
+        seen |= h
+    if len(trick) > 3:
+        raise ValueError("a trick in progress holds at most 3 cards")
+    for c in trick:
+        if not 0 <= c < 32 or (seen >> c) & 1:
+            raise ValueError("bad trick card")
+        seen |= 1 << c
+    if not (0 <= leader < 4 and 0 <= taker < 4):
+        raise ValueError("leader and taker must be seats 0..3")
+    n = int(hands[leader]).bit_count() + (1 if len(trick) else 0)
+    for i in range(4):
+        if int(hands[(leader + i) % 4]).bit_count() != (n - 1 if i < len(trick) else n):
+            raise ValueError("hand sizes do not match the trick in progress")
+
 
 cdef class BeloteCore:
     """One play-phase position under a fixed contract, in core bits.
@@ -348,6 +377,7 @@ cdef class BeloteCore:
         """Load a position: 4 deck masks, the current trick's deck cards in play
         order (led by ``leader``), points and capot/générale flags of past tricks."""
         cdef int i, c, seat
+        _check_position(hands, trick, leader, taker)
         memset(&self.p, 0, sizeof(Pos))
         for i in range(4):
             self.p.hand[i] = self.to_core(hands[i])
@@ -855,6 +885,8 @@ cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
     a0 = alpha
     b0 = beta
     nm = order_moves(s, pos_legal(r, p), seat, ttmove, moves)
+    if nm == 0:
+        return final_attack(r, p)      # unreachable for positions the face accepts
     maximize = (seat & 1) == p.attack
     best = -1 if maximize else 100000
     bm = moves[0]
@@ -939,6 +971,8 @@ cdef int gen_search(Search* s) noexcept nogil:
                 return 0
             ttmove = e.move
     nm = order_moves(s, pos_legal(r, p), seat, ttmove, moves)
+    if nm == 0:
+        return 0
     maximize = (seat & 1) == p.attack
     res = 0 if maximize else 1
     saved = p[0]
@@ -976,7 +1010,8 @@ cdef int greedy_value(Search* s) noexcept nogil:
     cdef int seat, v
     while s.p.hand[0] | s.p.hand[1] | s.p.hand[2] | s.p.hand[3]:
         seat = (s.p.leader + s.p.trick_n) & 3
-        order_moves(s, pos_legal(&s.r, &s.p), seat, -1, moves)
+        if order_moves(s, pos_legal(&s.r, &s.p), seat, -1, moves) == 0:
+            break
         pos_play(&s.r, &s.p, moves[0])
     v = final_attack(&s.r, &s.p)
     s.p = saved
@@ -1084,6 +1119,7 @@ cdef class DDSolver:
         cdef uint64_t h[4]
         if not self.configured:
             raise ValueError("configure() the contract first")
+        _check_position(hands, trick, leader, taker)
         for i in range(4):
             h[i] = 0
             m = hands[i]
