@@ -689,7 +689,7 @@ cdef class TarocchiniCore:
 # of the key.
 
 ctypedef struct TTEntry:
-    uint64_t h[4]
+    uint64_t h[5]
     uint64_t rel1
     uint32_t gen
     int32_t lb
@@ -715,6 +715,9 @@ ctypedef struct Search:
     int64_t tt_stores
     int64_t probes
     int merge
+    int canon
+    int vlo                 # static bounds of the value (all cards to one side)
+    int vhi
 
 
 cdef inline double now_s() noexcept nogil:
@@ -739,19 +742,58 @@ cdef inline int key_flags(const Pos* p) noexcept nogil:
     return f
 
 
+cdef inline uint64_t make_key(const Search* s, uint64_t* hk) noexcept nogil:
+    """Key words of a trick-boundary position; returns the side-1 captured part.
+
+    Canonical form (``canon``): pips (in no combination, 1 point each, contiguous in
+    power between the Ace and the Jack / below the Ace) by count and holders in power
+    order per suit; the Moors (equal rank, interchangeable everywhere) by count per
+    holder and, among side 1's captured cards, by count."""
+    cdef const Pos* p = &s.p
+    cdef uint64_t rem, code = 0, strip, rel1
+    cdef int i, st, b, sh = 0, k
+    if not s.canon:
+        for i in range(4):
+            hk[i] = p.hand[i]
+        hk[4] = 0
+        return p.pile[1] & REL
+    strip = ~(PIPS | MOORS)
+    for i in range(4):
+        hk[i] = p.hand[i] & strip
+    rem = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & PIPS
+    for st in range(4):
+        k = 0
+        b = 10 * st
+        while b < 10 * st + 10:
+            if (rem >> b) & 1:
+                code |= (<uint64_t>(0 if (p.hand[0] >> b) & 1 else
+                                    (1 if (p.hand[1] >> b) & 1 else
+                                     (2 if (p.hand[2] >> b) & 1 else 3)))) << (sh + 3 + 2 * k)
+                k += 1
+            b += 1
+        code |= (<uint64_t>k) << sh
+        sh += 13
+    for i in range(4):
+        code |= (<uint64_t>popcount64(p.hand[i] & MOORS)) << (52 + 3 * i)
+    hk[4] = code
+    rel1 = p.pile[1] & REL & ~MOORS
+    return rel1 | ((<uint64_t>popcount64(p.pile[1] & MOORS)) << 41)
+
+
 cdef inline TTEntry* tt_slot(Search* s, uint64_t* hk, int info, uint64_t rel1,
                              int probe) noexcept nogil:
     """The entry for this key (probe: NULL if absent; store: the slot to use; buckets
     of two, same key reused, else an older generation, else the smaller subtree)."""
     cdef uint64_t h = mix64(hk[0] ^ mix64(hk[1] ^ mix64(hk[2] ^ mix64(hk[3] ^ mix64(
-        rel1 ^ (<uint64_t>info << 56))))))
+        hk[4] ^ mix64(rel1 ^ (<uint64_t>info << 56)))))))
     cdef uint64_t i = (h >> (64 - s.tt_bits)) & ~(<uint64_t>1)
     cdef TTEntry* a = &s.tt[i]
     cdef TTEntry* b = &s.tt[i + 1]
     cdef int k
     for k in range(2):
         if (a.gen == s.gen and a.info == info and a.rel1 == rel1 and a.h[0] == hk[0]
-                and a.h[1] == hk[1] and a.h[2] == hk[2] and a.h[3] == hk[3]):
+                and a.h[1] == hk[1] and a.h[2] == hk[2] and a.h[3] == hk[3]
+                and a.h[4] == hk[4]):
             return a
         a, b = b, a
     if probe:
@@ -838,7 +880,8 @@ cdef int search(Search* s, int beta) noexcept nogil:
     cdef Pos saved
     cdef int seat, maxi, best, v, i, n, moves[24], rel = 0, info = 0, ttmove = 255
     cdef int bm = 255, left
-    cdef uint64_t hk[4], rel1 = 0
+    cdef uint64_t hk[5]
+    cdef uint64_t rel1 = 0
     cdef TTEntry* e
     s.nodes += 1
     if s.budget and s.nodes > s.budget:
@@ -851,11 +894,7 @@ cdef int search(Search* s, int beta) noexcept nogil:
         if (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) == 0:
             return final_value(&s.g, p)
         rel = pile_half(p.pile[1]) - pile_half(p.pile[0])
-        hk[0] = p.hand[0]
-        hk[1] = p.hand[1]
-        hk[2] = p.hand[2]
-        hk[3] = p.hand[3]
-        rel1 = p.pile[1] & REL
+        rel1 = make_key(s, hk)
         info = p.leader | (key_flags(p) << 2)
         s.tt_probes += 1
         e = tt_slot(s, hk, info, rel1, 1)
@@ -894,11 +933,13 @@ cdef int search(Search* s, int beta) noexcept nogil:
         e = tt_slot(s, hk, info, rel1, 0)
         s.tt_stores += 1
         if not (e.gen == s.gen and e.info == info and e.rel1 == rel1 and e.h[0] == hk[0]
-                and e.h[1] == hk[1] and e.h[2] == hk[2] and e.h[3] == hk[3]):
+                and e.h[1] == hk[1] and e.h[2] == hk[2] and e.h[3] == hk[3]
+                and e.h[4] == hk[4]):
             e.h[0] = hk[0]
             e.h[1] = hk[1]
             e.h[2] = hk[2]
             e.h[3] = hk[3]
+            e.h[4] = hk[4]
             e.rel1 = rel1
             e.info = <uint8_t>info
             e.gen = s.gen
@@ -919,7 +960,7 @@ cdef int search(Search* s, int beta) noexcept nogil:
 cdef int mtd(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
     """Drive zero-window probes to the exact value: MTD(f) steps from ``guess``, then
     bisection of [lo, hi] once MTD(f) is slow (values jump by combinations)."""
-    cdef int lo = -VBOUND, hi = VBOUND, g = guess, beta, v, k = 0
+    cdef int lo = s.vlo, hi = s.vhi, g = guess, beta, v, k = 0
     while lo < hi:
         if k < 4:
             beta = g + 1 if g == lo else g
@@ -960,6 +1001,9 @@ cdef class DDSolver:
             raise MemoryError("transposition table")
         self.s.gen = 0
         self.s.merge = 1
+        self.s.canon = 1
+        self.s.vlo = -VBOUND
+        self.s.vhi = VBOUND
 
     def __dealloc__(self):
         if self.s.tt != NULL:
@@ -970,11 +1014,20 @@ cdef class DDSolver:
                   uint64_t stock=0, decl=(0, 0), bint multi_use=True, int max_cont=2):
         game_init(&self.s.g, n, side, discard, discard_side, stock, decl, multi_use,
                   max_cont)
+        cdef int mall = melds((<uint64_t>1 << 62) - 1, self.s.g.multi, self.s.g.maxc)
+        # |value| bounds: one side takes every card, the last trick and its declarations
+        self.s.vhi = self.s.g.decl_half[1] + 174 + LAST_HALF + 2 * mall
+        self.s.vlo = -(self.s.g.decl_half[0] + 174 + LAST_HALF + 2 * mall)
         self.s.gen += 1
 
     def set_merge(self, bint on):
         """Equivalent-card merging on/off (for measurements)."""
         self.s.merge = 1 if on else 0
+
+    def set_canonical(self, bint on):
+        """Canonical TT key for pips and Moors on/off (for measurements)."""
+        self.s.canon = 1 if on else 0
+        self.s.gen += 1
 
     def set_position(self, hands, trick, int leader, piles=(0, 0), owed=(0, 0),
                      won=(0, 0), int last_side=-1):
@@ -1016,7 +1069,7 @@ cdef class DDSolver:
             legal &= legal - 1
             pos_play(&self.s.g, &self.s.p, c)
             if self.s.aborted:
-                lo, hi = -VBOUND, VBOUND
+                lo, hi = self.s.vlo, self.s.vhi
             else:
                 with nogil:
                     mtd(&self.s, guess, &lo, &hi)
