@@ -63,7 +63,29 @@ def tarot(count: int = 200) -> list[Path]:
     return paths
 
 
-GAMES = {"belote": belote, "coinche": coinche, "tarot": tarot}
+def tarocchini(count: int = 200) -> list[Path]:
+    """benchmarks/deals/tarocchini_ottocento.txt (4 hands of 15 + the dealer's 2-card
+    talon) and tarocchini_terziglio.txt (3 hands of 18 + the 8-card stock): random
+    Tarocchini deals (solver.games.tarocchini._random_deal, seeds 20260300+i)."""
+    from solver.games import tarocchini as rules
+    from solver.options import resolve
+
+    paths = []
+    for variant, note in (("ottocento", "dealer seat i % 4 discards the talon"),
+                          ("terziglio", "solo, declarer seat i % 3, dealer seat 0")):
+        opts = resolve(rules.OPTIONS, {"game": variant, "monte": "off"}, rules.NAME)
+        lines = [f"# tarocchini_{variant}: {count} deals, seeds 20260300+i; {note}"]
+        for i in range(count):
+            dealer = i % 4 if variant == "ottocento" else 0
+            lines.append(rules._random_deal(variant, opts, dealer, 20260300 + i)
+                         .to_text(rules.DECK))
+        path = DEALS_DIR / f"tarocchini_{variant}.txt"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+GAMES = {"belote": belote, "coinche": coinche, "tarot": tarot, "tarocchini": tarocchini}
 
 
 def main(argv: list[str]) -> None:
