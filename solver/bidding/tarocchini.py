@@ -5,7 +5,8 @@ Ottocento *monte* vote and which combinations to declare.
 What the seat knows is its hand at the moment of the decision and the public moves so
 far (``ctx.auction``: the deal's move tokens — monte votes ``monte``/``play``, bids,
 ``discard:<card>`` for the seat's own discards or ``discard:?`` for another player's
-unseen ones, ``decl:...`` tokens). The moves are scanned to find the decision
+unseen ones, ``decl:...`` tokens; under ``declarations=none_or_max`` another player's
+``decl:max`` follows the ``decl:<family>:<cards>`` it showed). The moves are scanned to find the decision
 (TERZ-BID-1, TERZ-BID-2, OTTO-DEAL-2, OTTO-DEAL-4, TAROC-DECL-1); each world deals the
 unseen cards uniformly (declared cards stay with their declarer, TAROC-DECL-1),
 replays the moves on that deal (a hidden discard is chosen by the heuristic player),
