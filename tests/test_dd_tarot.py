@@ -14,6 +14,7 @@ from test_core_tarot import CONTRACTS, KINGS, strong_taker_position
 
 from solver import dd
 from solver.cards import TAROT_DECK
+from solver.core import tarot as face
 from solver.dd import tarot as ddt
 from solver.errors import AtoutError, OptionError
 from solver.games import tarot as rules
@@ -224,3 +225,14 @@ def test_dd_table_wiring():
             again = ddt.solve(st, node_budget=1500, line=False)
             assert (again.nodes, again.complete, again.value) == \
                 (res.nodes, res.complete, res.value)
+
+
+def test_first_guess_does_not_change_values():
+    """MTD(f) steps from any first guess reach the same exact value (TAROT-SCORE-1)."""
+    rng = random.Random(21)
+    for i in range(60):
+        st = random_endgame(rng, (3, 4, 5)[i % 3], 3)
+        expect = brute_force(st, {})
+        for g in (expect, expect - 1, expect + 1, expect - 97, expect + 250):
+            core = face.from_state(st, tt_bits=10)
+            assert core.value(guess=g) == (expect, True)
