@@ -109,6 +109,13 @@ def hand_strength(hand: int, obs: dict[str, Any] | None = None) -> float:
 # stock's help; solo (doubled, no exchange) needs a much stronger hand.
 GIOCO_AT = 26.0
 SOLO_AT = 56.0
+# Card-play tuning: lead trumps with at least max(TRUMP_LEAD_MIN, unseen trumps /
+# TRUMP_LEAD_SHARE) of them; the Matto replaces a card worth at least MATTO_SAVES.
+TRUMP_LEAD_MIN = 5
+TRUMP_LEAD_SHARE = 2
+MATTO_SAVES = 2.0
+VALUABLE_AT = 6.0  # worth on the table that makes a trick worth winning
+LEAD_LONG = -1  # +1: lead low from the longest suit; -1: from the shortest (to ruff)
 
 
 def choose_bid(obs: dict[str, Any], legal: list[Move]) -> Move:
@@ -291,7 +298,7 @@ def _choose_card(obs: dict[str, Any], cards: list[int]) -> int:
         sure = [c for c in winners if safe(c)]
         cheap = min(sure or winners, key=lambda c: (worth(c) if c not in (ANG, MON) else 9,
                                                     T.POWER[c]))
-        valuable = on_table >= 6 or any(c in (ANG, MON, BAG, MAT) or c < 40 and c % 10 == KING
+        valuable = on_table >= VALUABLE_AT or any(c in (ANG, MON, BAG, MAT) or c < 40 and c % 10 == KING
                                         for _, c in trick)
         if sure and (valuable or last or worth(cheap) >= 4):
             return cheap
@@ -305,7 +312,7 @@ def _choose_card(obs: dict[str, Any], cards: list[int]) -> int:
     # losing the trick (or leaving it to the partner): the cheapest card, and the Matto
     # instead when even that would give away something valuable (TAROC-MATTO-1/2)
     throw = min(plain, key=lambda c: _cheap_key(c, hand))
-    if MAT in cards and not partner_wins and worth(throw) >= 4:
+    if MAT in cards and not partner_wins and worth(throw) >= MATTO_SAVES:
         return MAT
     return throw
 
@@ -319,7 +326,8 @@ def _lead(obs: dict[str, Any], plain: list[int], sides: list[int], unseen: int) 
     unseen_trumps = (unseen & TRUMPS).bit_count()
     opp_have_trumps = any(T.TRUMP not in obs["voids"][s] for s in opponents)
     # strong in trumps: draw the opponents' trumps, from the top when it is master
-    if trumps and opp_have_trumps and unseen_trumps and len(trumps) >= max(5, unseen_trumps // 2):
+    if trumps and opp_have_trumps and unseen_trumps \
+            and len(trumps) >= max(TRUMP_LEAD_MIN, unseen_trumps // TRUMP_LEAD_SHARE):
         top = max(trumps, key=lambda c: T.POWER[c])
         if _is_master(top, unseen):
             return top
@@ -345,7 +353,7 @@ def _lead(obs: dict[str, Any], plain: list[int], sides: list[int], unseen: int) 
             s = c // 10
             length = (hand & T.SUIT_MASK_OF[s]).bit_count()
             ruff = any(_may_trump(obs, o, s) for o in opponents)
-            return (ruff, worth(c) >= 3, -length, worth(c), T.POWER[c])
+            return (ruff, worth(c) >= 3, -length * LEAD_LONG, worth(c), T.POWER[c])
         return min(suits, key=key)
     mids = [c for c in trumps if c not in (BAG, ANG, MON)]
     if mids:
