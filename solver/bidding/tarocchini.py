@@ -564,7 +564,8 @@ def discard_candidates(hand: int, k: int, opts: dict[str, Any]) -> list[int]:
     """A few different discards of ``k`` cards (never a five-point card, OTTO-DEAL-2,
     TERZ-BID-2): the heuristic player's, and greedy ones that keep the combinations
     and (a) build voids in short suits, (b) bank the most valuable loose cards in the
-    own pile, (c) throw the cheapest cards, (d) throw low trumps."""
+    own pile, (c) throw the cheapest cards, (d) throw low trumps; and (e) one that
+    banks the most valuable cards even out of a combination."""
     free = hand & ~T.FIVE_POINT_MASK
     if free.bit_count() < k:
         raise AtoutError(f"the hand has only {free.bit_count()} cards that may be discarded "
@@ -572,12 +573,13 @@ def discard_candidates(hand: int, k: int, opts: dict[str, Any]) -> list[int]:
     obs = {"options": opts}
     out: list[int] = []
 
-    def greedy(key) -> int:
+    def greedy(key, keep_melds: bool = True) -> int:
         h, chosen = hand, 0
         for _ in range(k):
             cands = _bits(h & ~T.FIVE_POINT_MASK)
-            base = _meld_points(h, opts)
-            c = min(cands, key=lambda c: (base - _meld_points(h & ~(1 << c), opts), key(h, c), c))
+            base = _meld_points(h, opts) if keep_melds else 0
+            c = min(cands, key=lambda c: (
+                base - _meld_points(h & ~(1 << c), opts) if keep_melds else 0, key(h, c), c))
             h &= ~(1 << c)
             chosen |= 1 << c
         return chosen
@@ -599,8 +601,9 @@ def discard_candidates(hand: int, k: int, opts: dict[str, Any]) -> list[int]:
         lambda h, c: (H.worth(c), length(h, c)),  # (c) cheapest
         lambda h, c: (c < 40, T.POWER[c]),  # (d) low trumps
     ]
-    for key in keys:
-        m = greedy(key)
+    # (e) bank the most valuable cards even out of a combination: the discard is in
+    # the own pile, whose combinations count at the end (OTTO-DEAL-3, TAROC-DECL-6)
+    for m in [*(greedy(key) for key in keys), greedy(keys[1], keep_melds=False)]:
         if m not in out:
             out.append(m)
     return out[:MAX_DISCARDS]
