@@ -1,0 +1,136 @@
+"""Tarocchini exact DD search speed on the fixed deal sets
+(benchmarks/deals/tarocchini_ottocento.txt, tarocchini_terziglio.txt, 200 deals each).
+
+Ottocento deal i: dealer seat i % 4, whose side owns the 2-card talon as its discard,
+the eldest leads.  Terziglio deal i: a solo by seat i % 3 (the stock goes to the side
+of the last trick), seat 1 leads.  No declarations.  Objective: side 1 total − side 0
+total in half points (solver.dd.tarocchini).
+
+Tasks per deal, each with a cold transposition table (new generation):
+
+* ``full value`` / ``full cards``: the full deal's value / every opening-lead card,
+  under a node budget (``FULL_BUDGET``): the exact full-deal search is far beyond
+  the target (each extra trick multiplies the nodes by about 5-6), so this row gives
+  the share of deals completed within the budget;
+* ``endgame value`` / ``endgame cards``: the exact value / every card after seeded
+  random play down to ``K`` tricks left (Ottocento 7, Terziglio 8), completed always.
+
+Target (project brief): median <= 200 ms single core for the full-deal value and all
+cards at the opening lead.  Times are CPU seconds of this process
+(``time.process_time``), medians / percentiles over the deals.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from pathlib import Path
+
+from solver.cards import TAROCCHINI_DECK as DECK
+from solver.core import tarocchini as ct
+from solver.dd.tarocchini import DEFAULT_TT_BITS, _solver
+from solver.notation import Deal
+
+DEALS = Path(__file__).resolve().parent / "deals"
+FULL_BUDGET = 2_000_000
+ENDGAME_TRICKS = {"ottocento": 7, "terziglio": 8}
+TARGET_MS = 200.0
+
+
+def load_deals(variant: str) -> list[tuple[ct.Game, ct.Position]]:
+    """(Game, opening Position) of every deal of tarocchini_<variant>.txt."""
+    out = []
+    lines = (DEALS / f"tarocchini_{variant}.txt").read_text(encoding="utf-8").splitlines()
+    i = 0
+    for line in lines:
+        if not line.strip() or line.startswith("#"):
+            continue
+        deal = Deal.from_text(line, DECK)
+        hands = [DECK.mask(h) for h in deal.hands]
+        if variant == "ottocento":
+            dealer = i % 4
+            game = ct.make_game(4, (0, 1, 0, 1), discard=DECK.mask(deal.extras["talon"]),
+                                discard_side=dealer % 2)
+            pos = ct.make_position(game, hands, leader=(dealer + 1) % 4)
+        else:
+            declarer = i % 3
+            game = ct.make_game(3, tuple(0 if s == declarer else 1 for s in range(3)),
+                                stock=DECK.mask(deal.extras["stock"]))
+            pos = ct.make_position(game, hands, leader=1)
+        out.append((game, pos))
+        i += 1
+    return out
+
+
+def endgame(game: ct.Game, pos: ct.Position, tricks: int, seed: int) -> ct.Position:
+    """The position after seeded random play down to ``tricks`` tricks left."""
+    core = ct.core_of(game, pos)
+    rng = random.Random(seed)
+    while core.trick_count() or core.hand(core.to_act()).bit_count() > tricks:
+        legal = core.legal()
+        core.play(rng.choice([c for c in range(62) if legal >> c & 1]))
+    won = core.won()
+    last = -1 if not sum(won) else game.side_of[core.leader()]
+    return ct.make_position(game, [core.hand(s) for s in range(game.n)], leader=core.leader(),
+                            piles=core.piles(), owed=core.owed(), won=won, last_side=last)
+
+
+def _pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def _measure(items, budget: int) -> dict[str, list[float]]:
+    solver = _solver(DEFAULT_TT_BITS)
+    res: dict[str, list[float]] = {f"{t}_{k}": [] for t in ("value", "cards")
+                                   for k in ("t", "n", "ok")}
+    for game, pos in items:
+        solver.configure(*game.args())
+        for task in ("value", "cards"):
+            solver.set_position(*pos.args())
+            t = time.process_time()
+            if task == "value":
+                _, _, _, nodes, complete = solver.solve(0, budget, 0.0)
+            else:
+                _, nodes, complete = solver.solve_cards(budget, 0.0)
+            res[f"{task}_t"].append(time.process_time() - t)
+            res[f"{task}_n"].append(nodes)
+            res[f"{task}_ok"].append(1.0 if complete else 0.0)
+    return res
+
+
+def run(quick: bool = False) -> list[dict]:
+    """Measure and return the table rows (one per variant and task)."""
+    rows = []
+    count = 20 if quick else 200
+    budget = 200_000 if quick else FULL_BUDGET
+    for variant in ("ottocento", "terziglio"):
+        deals = load_deals(variant)[:count]
+        ends = [(g, endgame(g, p, ENDGAME_TRICKS[variant], 1000 + i))
+                for i, (g, p) in enumerate(deals)]
+        for tier, items, b in (("full", deals, budget), ("endgame", ends, 0)):
+            res = _measure(items, b)
+            for task in ("value", "cards"):
+                ts = [1000 * x for x in res[f"{task}_t"]]
+                ns = res[f"{task}_n"]
+                done = sum(res[f"{task}_ok"])
+                med = statistics.median(ts)
+                rows.append({
+                    "game": f"tarocchini-{variant}",
+                    "task": f"{tier} {task}" + (f" (K={ENDGAME_TRICKS[variant]})"
+                                                if tier == "endgame" else ""),
+                    "deals": len(items), "node_budget": b, "complete": int(done),
+                    "median_ms": round(med, 2), "p90_ms": round(_pct(ts, 0.9), 2),
+                    "p99_ms": round(_pct(ts, 0.99), 2), "max_ms": round(max(ts), 2),
+                    "median_nodes": int(statistics.median(ns)),
+                    "p90_nodes": int(_pct(ns, 0.9)), "max_nodes": int(max(ns)),
+                    "target_ms": TARGET_MS,
+                    "met": bool(done == len(items) and med <= TARGET_MS),
+                })
+    return rows
+
+
+if __name__ == "__main__":
+    for row in run(quick=True):
+        print(row)
