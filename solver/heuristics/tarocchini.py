@@ -14,9 +14,9 @@ Decisions, by phase:
   trick; win a valuable trick as cheaply as possible, or any trick with a card that
   cannot be beaten; otherwise duck with the cheapest card; the Matto replaces a valuable
   card that would be lost (it always stays with our side); lead long trumps when strong,
-  cash masters where nobody can trump, else lead low from a long suit or towards a
-  partner's void. The leader throws a true *volo* on the last card of a suit so the
-  partner knows (OTTO-SIG-1).
+  cash masters where nobody can trump, else lead low from a short suit (to ruff later)
+  or towards a partner's void. The leader throws a true *volo* on the last card of a
+  suit so the partner knows (OTTO-SIG-1).
 """
 
 from __future__ import annotations
@@ -348,7 +348,7 @@ def _lead(obs: dict[str, Any], plain: list[int], sides: list[int], unseen: int) 
                     and worth(c) <= 2:
                 return c
     if suits:
-        # a low card of a long suit, keeping the honours; not into an opponent's ruff
+        # a low card of a short suit (LEAD_LONG), keeping the honours; not into an opponent's ruff
         def key(c: int) -> tuple:
             s = c // 10
             length = (hand & T.SUIT_MASK_OF[s]).bit_count()
