@@ -459,6 +459,7 @@ class TarocchiniEvaluator:
         if st.is_over():
             raise AtoutError("the moves so far end the deal (a declaration reached the "
                              "target, OTTO-SCORE-3): nothing left to decide")
+        st._undo_stack = []  # never undone: keeps the copies per candidate cheap
         return st
 
     def outcomes(self, world: dict[str, Any], mode: str) -> dict[str, Outcome]:
