@@ -177,6 +177,7 @@ cdef struct Pos:
     int ntrick
     int trick_no
     uint64_t hand[MAXP][2]
+    uint64_t live[2]   # union of the hands (cards not yet played)
     int side[MAXP]     # 1 = attack, 0 = defence
     int att_pts        # doubled points of the attack's pile so far (dog/ecart included)
     int att_bouts
@@ -377,8 +378,10 @@ cdef inline void play_card(Pos* p, int c) noexcept nogil:
     sv.exc6 = p.exc6
     if c < 22:
         p.hand[seat][0] &= ~(<uint64_t>1 << c)
+        p.live[0] &= ~(<uint64_t>1 << c)
     else:
         p.hand[seat][1] &= ~(<uint64_t>1 << (c - 22))
+        p.live[1] &= ~(<uint64_t>1 << (c - 22))
     p.hash ^= ZOB[seat][c]
     p.played[p.ply] = c
     p.ply += 1
@@ -415,8 +418,10 @@ cdef inline void undo_card(Pos* p) noexcept nogil:
     cdef int seat = p.cur
     if c < 22:
         p.hand[seat][0] |= <uint64_t>1 << c
+        p.live[0] |= <uint64_t>1 << c
     else:
         p.hand[seat][1] |= <uint64_t>1 << (c - 22)
+        p.live[1] |= <uint64_t>1 << (c - 22)
     p.hash ^= ZOB[seat][c]
 
 
@@ -597,6 +602,9 @@ cdef class TarotCore:
     cdef int aborted
     cdef int64_t tt_probes
     cdef int64_t tt_hits
+    cdef int64_t cut_first
+    cdef int64_t cut_later
+    cdef int64_t no_cut
     cdef int use_tt
     cdef int use_merge
     cdef int use_bounds
@@ -656,6 +664,8 @@ cdef class TarotCore:
                 raise ValueError("hand mask out of range")
             self.p.hand[i][0] = <uint64_t>(h & 0x3FFFFF)
             self.p.hand[i][1] = <uint64_t>(h >> 22)
+            self.p.live[0] |= self.p.hand[i][0]
+            self.p.live[1] |= self.p.hand[i][1]
             self.p.side[i] = 1 if sides[i] else 0
             for c in _bits(h):
                 self.p.hash ^= ZOB[i][c]
@@ -856,7 +866,8 @@ cdef class TarotCore:
     # ------------------------------------------------------------- search
     def stats(self):
         return dict(nodes=self.nodes, tt_probes=self.tt_probes, tt_hits=self.tt_hits,
-                    aborted=bool(self.aborted))
+                    aborted=bool(self.aborted), cut_first=self.cut_first,
+                    cut_later=self.cut_later, no_cut=self.no_cut)
 
     def probe(self, int x, node_budget=None, deadline=None):
         """Zero-window test: can the attack guarantee a final T >= x?
@@ -936,9 +947,8 @@ cdef class TarotCore:
         cdef int i
         cdef int flags = p.att_bouts | ((p.att_tricks > 0) << 2) | ((p.def_tricks > 0) << 3) \
             | ((p.petit_trick == p.trick_no - 1) << 4)
-        for i in range(p.n):
-            l0 |= p.hand[i][0]
-            l1 |= p.hand[i][1]
+        l0 = p.live[0]
+        l1 = p.live[1]
         h = ZLEAD[p.leader] ^ ZMISC[flags]
         h = mix64(h ^ (l0 & BOUTS0) ^ ((l1 & (KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)) << 8))
         h = mix64(h ^ (<uint64_t>popcount64(l1 & SUIT0))
@@ -965,9 +975,8 @@ cdef class TarotCore:
         cdef int tcards[5]
         cdef int nt = p.ntrick
         cdef int wi, wc = -1, wside = -1, lastp, sc, beats, ledsuit = -1
-        for i in range(p.n):
-            live0 |= p.hand[i][0]
-            live1 |= p.hand[i][1]
+        live0 = p.live[0]
+        live1 = p.live[1]
         for i in range(nt):
             c = p.played[base + i]
             tcards[i] = c
@@ -1112,6 +1121,12 @@ cdef class TarotCore:
                 if v < x:
                     best = moves[i]
                     break
+        if best == NOMOVE:
+            self.no_cut += 1
+        elif best == moves[0]:
+            self.cut_first += 1
+        else:
+            self.cut_later += 1
         if boundary and self.use_tt:
             self.tt_store(key, x, r, best)
         return r
@@ -1238,8 +1253,10 @@ def random_deal_playouts(int n, long count, uint64_t seed, int mult=2, bint dog_
                     t = deck[s * hs + i]
                     if t < 22:
                         p.hand[s][0] |= <uint64_t>1 << t
+                        p.live[0] |= <uint64_t>1 << t
                     else:
                         p.hand[s][1] |= <uint64_t>1 << (t - 22)
+                        p.live[1] |= <uint64_t>1 << (t - 22)
                     if t == KH:
                         partner = s
             p.side[0] = 1
