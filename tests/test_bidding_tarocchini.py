@@ -100,6 +100,12 @@ def test_worlds_explain_the_bids_already_made():
         assert H.choose_bid({"hand": D.mask(hand0), "options": DEFAULTS | TERZ},
                             legal).value == "solo"
     assert ev._misfits == 0 and ev.notes[-1].endswith("every world matches them")
+    # after two passes the weak hand leaves only trumps and court cards to the others:
+    # no draw lets both pass, so every world is drawn anyway and counted in the note
+    ev = bt.make_evaluator(ctx(WEAK, seat=2, dealer=2, options=TERZ, auction=["pass"] * 2))
+    for _ in range(3):
+        ev.sample(rng)
+    assert ev._misfits == 3 and "3 world(s) could not match" in ev.notes[-1]
 
 
 def test_same_seed_same_evaluation():

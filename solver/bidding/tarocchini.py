@@ -279,9 +279,20 @@ class TarocchiniEvaluator:
                               "sees every card): compare declarations with --mode pimc")
         self._calls = self._other_calls()
         self._misfits = 0
-        if self._calls:
-            self.notes.append("others' bids/votes: every world matches them")
+        self._misfit_note: int | None = None
+        if self._calls or sc.max_declared:
+            self._misfit_note = len(self.notes)
+            self.notes.append("others' bids/votes/best declarations: every world "
+                              "matches them")
         self._cands = self._candidates()
+
+    def _misfit(self, limit: str) -> None:
+        """Count a world drawn without matching the others' calls or declarations."""
+        self._misfits += 1
+        if self._misfit_note is not None:
+            self.notes[self._misfit_note] = (
+                f"others' bids/votes/best declarations: {self._misfits} world(s) could "
+                f"not match them ({limit})")
 
     # --- candidates ---------------------------------------------------------------
     def _candidates(self) -> dict[str, list[Move]]:
@@ -381,9 +392,7 @@ class TarocchiniEvaluator:
                     break
                 part = rng.sample(pool, size)
             else:
-                self._misfits += 1
-                self.notes[-1] = (f"others' bids/votes: {self._misfits} world(s) could "
-                                  f"not match them in {MODEL_TRIES} draws")
+                self._misfit(f"{MODEL_TRIES} draws per seat")
             taken = set(part)
             pool = [c for c in pool if c not in taken]
             prefix[s] = part
@@ -404,7 +413,7 @@ class TarocchiniEvaluator:
                     part.append(c)
                     held |= 1 << c
             if len(part) < need:
-                self._misfits += 1
+                self._misfit("not enough cards left")
                 part += [c for c in pool if c not in set(part)][:need - len(part)]
             holdings[s] |= _mask(part)
             taken = set(part)
