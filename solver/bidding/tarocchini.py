@@ -6,11 +6,12 @@ What the seat knows is its hand at the moment of the decision and the public mov
 far (``ctx.auction``: the deal's move tokens — monte votes ``monte``/``play``, bids,
 ``discard:<card>`` for the seat's own discards or ``discard:?`` for another player's
 unseen ones, ``decl:...`` tokens; under ``declarations=none_or_max`` another player's
-``decl:max`` follows the ``decl:<family>:<cards>`` it showed). The moves are scanned to find the decision
-(TERZ-BID-1, TERZ-BID-2, OTTO-DEAL-2, OTTO-DEAL-4, TAROC-DECL-1); each world deals the
-unseen cards uniformly (declared cards stay with their declarer, TAROC-DECL-1),
-replays the moves on that deal (a hidden discard is chosen by the heuristic player),
-applies the candidate and finishes the deal:
+``decl:max`` follows the ``decl:<family>:<cards>`` it showed). The moves are scanned
+to find the decision (TERZ-BID-1, TERZ-BID-2, OTTO-DEAL-2, OTTO-DEAL-4, TAROC-DECL-1);
+each world deals the unseen cards (declared cards stay with their declarer,
+TAROC-DECL-1; a seat who bid or voted gets cards on which the heuristic player makes
+the same call), replays the moves on that deal (a hidden discard is chosen by the
+heuristic player), applies the candidate and finishes the deal:
 
 * the other decisions (later bids, discards, declarations) are the heuristic player's;
 * card play, ``mode='dd'``: the heuristic player for the first tricks, then the exact
@@ -442,6 +443,7 @@ class TarocchiniEvaluator:
         return {"deal": Deal(hands, extras), "seed": rng.randrange(1 << 30)}
 
     def _replay(self, world: dict[str, Any]) -> T.TarocchiniState:
+        """The world's deal with the public moves replayed: the state of the decision."""
         st = T.new_state(self.opts, dealer=self.ctx.dealer, deal=world["deal"])
         rng = random.Random(world["seed"])
         reserved = _mask([])
@@ -502,6 +504,7 @@ class TarocchiniEvaluator:
         return Outcome(score, score > 0)
 
     def recommend(self, rows) -> str:
+        """The best expected score (ties: the first candidate, e.g. pass, declare max)."""
         return rows[0].option
 
 
