@@ -317,6 +317,14 @@ def test_pimc_agent_takes_every_ottocento_decision_before_the_play():
         assert st.decl_points[seat] == best_combinations(st.hands[seat])[0]
 
 
+def test_decide_calls_out_when_the_dealer_can():
+    # OTTO-SCORE-3: the dealer whose first 15 cards reach the target calls out (wins)
+    st = T.new_state({"totals": (0, 790), "monte": "off"}, dealer=3, seed=0)
+    assert best_combinations(D.mask(st.deal.hands[3]))[0] >= 10 and st.phase == "callout"
+    assert bt.decide(st, 3, 1, 0) == Move("callout", True)
+    assert bt.decide(st, 0, 1, 0) is None  # not seat 0's decision
+
+
 @pytest.mark.parametrize("opts,seed", [
     (TERZ | {"terziglio_deal": "19+5", "contatore_multi_use": False}, 1),
     (TERZ | {"declarations": "none_or_max"}, 2),

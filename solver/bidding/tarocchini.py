@@ -686,6 +686,8 @@ def decide(state: T.TarocchiniState, seat: int, budget: int = 12,
     None (use the heuristic) in other phases or if the evaluation fails. A multi-move
     decision (a discard set, a declaration) is planned once and its moves returned one
     by one while the deal follows the plan."""
+    if state.phase == "callout" and state.to_act == seat:
+        return Move("callout", True)  # OTTO-SCORE-3: calling out wins the game at once
     if state.phase not in ("bid", "monte", "discard", "declare") or state.to_act != seat:
         return None
     plan = _PLANS.pop((id(state), seat, tuple(state.history)), None)
