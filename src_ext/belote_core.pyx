@@ -33,6 +33,8 @@ DEF TA = 4
 DEF SA = 5
 DEF MAXMOVES = 8
 DEF TT_MIN_LEFT = 1  # no table below this many cards per hand (cheaper to search)
+DEF FOLLOW_BOUND = 0  # probes that test the last fail-soft bound before bisecting
+DEF CASH_BOUND = 1  # bound from a surely winning lead at trick boundaries
 DEF STATS = 0      # 1: count nodes by depth and cutoff positions (diagnostics)
 
 STRAIN_NAMES = ("S", "H", "D", "C", "TA", "SA")
@@ -830,6 +832,38 @@ cdef inline void sure_points(Search* s, int* lo, int* hi) noexcept nogil:
         hi[0] = p.ap + p.rem_pts + 10 - run
 
 
+cdef inline int min_points(const Rules* r, uint64_t hand) noexcept nogil:
+    cdef int c, m = 1000
+    if hand & r.zero_mask:
+        return 0
+    while hand:
+        c = lowest_bit(hand)
+        hand &= hand - 1
+        if r.pts[c] < m:
+            m = r.pts[c]
+    return m if m < 1000 else 0
+
+
+cdef inline int cash_gain(const Rules* r, const Pos* p, int seat) noexcept nogil:
+    """At a trick boundary: points the leader's team surely takes in this trick by
+    leading a card no opponent can beat (trick_outlook), counting for the other three
+    cards only the cheapest card of each hand; -1 if no lead surely wins."""
+    cdef uint64_t m = p.hand[seat]
+    cdef uint64_t opp = p.hand[(seat + 1) & 3] | p.hand[(seat + 3) & 3]
+    cdef int c, best = -1, k
+    while m:
+        c = highest_bit(m)
+        m ^= (<uint64_t>1) << c
+        # only a card no opponent can beat in its own suit may surely win
+        if r.pts[c] > best and (above(c) & opp) == 0 and trick_outlook(r, p, seat, c) > 0:
+            best = r.pts[c]
+    if best < 0:
+        return -1
+    for k in range(1, 4):
+        best += min_points(r, p.hand[(seat + k) & 3])
+    return best
+
+
 cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the attack's final points: returns g with g <= alpha
     meaning value <= g, g >= beta meaning value >= g, otherwise g is the exact value.
@@ -879,6 +913,18 @@ cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
                 lo = e.lb + p.ap
             if e.ub + p.ap < hi:
                 hi = e.ub + p.ap
+        if CASH_BOUND and nleft > TT_MIN_LEFT:
+            g = cash_gain(r, p, seat)
+            if g >= 0:
+                if (seat & 1) == p.attack:
+                    if p.ap + g > lo:
+                        lo = p.ap + g
+                        if lo >= beta:
+                            return lo
+                elif p.ap + p.rem_pts + 10 - g < hi:
+                    hi = p.ap + p.rem_pts + 10 - g
+                    if hi <= alpha:
+                        return hi
         if nleft <= EXACT_LEFT:
             alpha = lo - 1          # full window within the proven bounds: exact value
             beta = hi + 1
@@ -1023,7 +1069,7 @@ cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
     value), then bisection of the proven interval.  ``lo_out``/``hi_out`` hold known
     bounds on entry (-1: none) and the proven bounds on exit (equal unless the node
     budget or deadline stopped the search)."""
-    cdef int lo = s.p.ap, hi = value_hi(s), g, beta
+    cdef int lo = s.p.ap, hi = value_hi(s), g, beta, npr = 0
     if lo_out[0] > lo:
         lo = lo_out[0]
     if hi_out[0] >= 0 and hi_out[0] < hi:
@@ -1047,9 +1093,11 @@ cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
             break
         if g >= beta:
             lo = g
+            g = -1 if npr >= FOLLOW_BOUND else lo + 1
         else:
             hi = g
-        g = -1
+            g = -1 if npr >= FOLLOW_BOUND else hi
+        npr += 1
     lo_out[0] = lo
     hi_out[0] = hi
     return lo
