@@ -716,6 +716,10 @@ ctypedef struct Search:
     int64_t probes
     int merge
     int canon
+    int bounds
+    int64_t bound_cuts
+    uint64_t mc_key[4096]   # direct-mapped cache of combination points by card set
+    int mc_val[4096]
     int vlo                 # static bounds of the value (all cards to one side)
     int vhi
 
@@ -873,13 +877,50 @@ cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
     return n
 
 
+cdef inline int matto_open(const Pos* p) noexcept nogil:
+    """True while a pile can still lose a card: the Matto in a hand, a scartino owed
+    (TAROC-MATTO-2/5) or the Matto with a side that has won no trick (TAROC-MATTO-3)."""
+    return ((p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & MATB) != 0 or \
+        p.owed[0] != 0 or p.owed[1] != 0 or \
+        ((p.pile[0] & MATB) != 0 and p.won[0] == 0) or \
+        ((p.pile[1] & MATB) != 0 and p.won[1] == 0)
+
+
+cdef inline int melds_cached(Search* s, uint64_t m) noexcept nogil:
+    """melds() through a small direct-mapped cache (cleared by configure)."""
+    cdef int i = <int>(mix64(m) & 4095)
+    if s.mc_key[i] != m:
+        s.mc_key[i] = m
+        s.mc_val[i] = melds(m, s.g.multi, s.g.maxc)
+    return s.mc_val[i]
+
+
+cdef inline int side_max(Search* s, const Pos* p, int sd, uint64_t rest,
+                         int mopen) noexcept nogil:
+    """Upper bound of side ``sd``'s final total: it takes every remaining card, the
+    discard, the stock and the last trick (combinations are monotone in the pile);
+    with the Matto open also the opponents' pile for combinations and one card."""
+    cdef uint64_t m = p.pile[sd] | rest
+    return (s.g.decl_half[sd] + 2 * melds_cached(s, m | (p.pile[1 - sd] if mopen else 0))
+            + pile_half(m) + (9 if mopen else 0) + LAST_HALF)
+
+
+cdef inline int side_min(Search* s, const Pos* p, int sd, int mopen) noexcept nogil:
+    """Lower bound of side ``sd``'s final total: only its pile (minus one card and
+    its combinations while the Matto is open)."""
+    if mopen:
+        return s.g.decl_half[sd] + pile_half(p.pile[sd]) - 9
+    return s.g.decl_half[sd] + 2 * melds_cached(s, p.pile[sd]) + pile_half(p.pile[sd])
+
+
 cdef int search(Search* s, int beta) noexcept nogil:
     """Null-window fail-soft alpha-beta: a value >= beta is a lower bound, < beta an
     upper bound of the final value (side 1 − side 0, half points)."""
     cdef Pos* p = &s.p
     cdef Pos saved
     cdef int seat, maxi, best, v, i, n, moves[24], rel = 0, info = 0, ttmove = 255
-    cdef int bm = 255, left
+    cdef int bm = 255, left, bo
+    cdef uint64_t rest
     cdef uint64_t hk[5]
     cdef uint64_t rel1 = 0
     cdef TTEntry* e
@@ -905,6 +946,17 @@ cdef int search(Search* s, int beta) noexcept nogil:
             if e.ub + rel < beta:
                 return e.ub + rel
             ttmove = e.move
+        if s.bounds:    # sure-point bounds
+            bo = matto_open(p)
+            rest = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | s.g.discard | s.g.stock
+            v = side_max(s, p, 1, rest, bo) - side_min(s, p, 0, bo)
+            if v < beta:
+                s.bound_cuts += 1
+                return v
+            v = side_min(s, p, 1, bo) - side_max(s, p, 0, rest, bo)
+            if v >= beta:
+                s.bound_cuts += 1
+                return v
     seat = (p.leader + p.trick_n) % s.g.n
     maxi = s.g.side[seat] == 1
     n = gen_moves(s, moves, ttmove)
@@ -1002,6 +1054,7 @@ cdef class DDSolver:
         self.s.gen = 0
         self.s.merge = 1
         self.s.canon = 1
+        self.s.bounds = 1
         self.s.vlo = -VBOUND
         self.s.vhi = VBOUND
 
@@ -1015,6 +1068,10 @@ cdef class DDSolver:
         game_init(&self.s.g, n, side, discard, discard_side, stock, decl, multi_use,
                   max_cont)
         cdef int mall = melds((<uint64_t>1 << 62) - 1, self.s.g.multi, self.s.g.maxc)
+        cdef int i
+        for i in range(4096):   # the combination cache depends on the options
+            self.s.mc_key[i] = 0
+            self.s.mc_val[i] = 0
         # |value| bounds: one side takes every card, the last trick and its declarations
         self.s.vhi = self.s.g.decl_half[1] + 174 + LAST_HALF + 2 * mall
         self.s.vlo = -(self.s.g.decl_half[0] + 174 + LAST_HALF + 2 * mall)
@@ -1023,6 +1080,10 @@ cdef class DDSolver:
     def set_merge(self, bint on):
         """Equivalent-card merging on/off (for measurements)."""
         self.s.merge = 1 if on else 0
+
+    def set_bounds(self, bint on):
+        """Sure-point bounds at trick boundaries on/off (for measurements)."""
+        self.s.bounds = 1 if on else 0
 
     def set_canonical(self, bint on):
         """Canonical TT key for pips and Moors on/off (for measurements)."""
@@ -1036,10 +1097,12 @@ cdef class DDSolver:
 
     def reset_stats(self):
         self.s.tt_probes = self.s.tt_hits = self.s.tt_stores = self.s.probes = 0
+        self.s.bound_cuts = 0
 
     def stats(self) -> dict:
         return {"tt_probes": self.s.tt_probes, "tt_hits": self.s.tt_hits,
                 "tt_stores": self.s.tt_stores, "probes": self.s.probes,
+                "bound_cuts": self.s.bound_cuts,
                 "tt_entries": self.s.tt_size}
 
     def solve(self, int guess, long long node_budget, double deadline) -> tuple:

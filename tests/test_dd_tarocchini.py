@@ -245,21 +245,24 @@ def test_dd_table_solo():
         dd.dd_table(hands[:2])
 
 
-def test_canonical_key_and_merging_keep_values():
-    # the canonical TT key (pips by count and holders, Moors by count) and the merging
-    # of equivalent cards (TAROC-RANK-2 equal Moors; pips) never change a value
+def test_canonical_key_merging_and_bounds_keep_values():
+    # the canonical TT key (pips by count and holders, Moors by count), the merging
+    # of equivalent cards (TAROC-RANK-2 equal Moors; pips) and the sure-point bounds
+    # (TAROC-MATTO-2/3/5 open: a pile may still lose a card) never change a value
     rng = random.Random(12)
     s = dd._solver(dd.DEFAULT_TT_BITS)
     try:
         for i in range(60):
             st = random_endgame(rng, "ottocento" if i % 2 else "terziglio", 5 + i % 2)
             vals = set()
-            for canon in (True, False):
-                for merge in (True, False):
-                    s.set_canonical(canon)
-                    s.set_merge(merge)
-                    vals.add(dd.solve(st).value)
+            for canon, merge, bounds in ((1, 1, 1), (0, 0, 0), (1, 0, 1), (0, 1, 0),
+                                         (1, 1, 0)):
+                s.set_canonical(canon)
+                s.set_merge(merge)
+                s.set_bounds(bounds)
+                vals.add(dd.solve(st).value)
             assert len(vals) == 1
     finally:
         s.set_canonical(True)
         s.set_merge(True)
+        s.set_bounds(True)
