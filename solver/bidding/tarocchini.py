@@ -30,11 +30,11 @@ out ahead"; None for a thrown-in deal.
 
 DD bias (``benchmarks/bidding_tarocchini.py``, same worlds in both modes, the opening
 being the same heuristic play): Terziglio bids, 12 hands x 10 worlds: dd - pimc =
--0.5 game points on average (mean |difference| 1.6; P(make) -0.4 %), the same
-recommendation on 12/12 hands — perfect information helps the two defenders more than
-the declarer, so the dd mode is slightly *pessimistic* for a contract. Ottocento
-declarations, 4 hands x 4 worlds: +6 net points (mean |difference| 44, noisy), the same
-recommendation on 2/4 hands (pimc sometimes keeps a combination hidden).
+-0.8 game points on average (solo -2.5, gioco -0.2, pass +0.3; mean |difference| 1.8;
+P(make) -0.4 %), the same recommendation on 12/12 hands — perfect information in the
+endgame helps the two defenders more than the declarer, so the dd mode is slightly
+*pessimistic* for a contract. Ottocento declarations, 4 hands x 4 worlds: +7 net
+points (mean |difference| 20, noisy), the same recommendation on 3/4 hands.
 
 ``decide(state, seat, budget)`` lets the PIMC agent take these decisions with a small
 sample budget (``PimcAgent(bidding='sim')``).
