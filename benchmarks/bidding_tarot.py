@@ -11,7 +11,7 @@ the time per world is given too). Target (issue): 4p all contracts incl. écart 
 exact DD ending); per world the T of the heuristic écart (``choose_discard``) is
 compared with the best candidate's: how often the heuristic one is the best and the
 mean / max gap in T. The candidate set of the evaluator (limit 6) is compared too.
-(b2) On deals with at most 500 legal écarts, every legal écart is played out in one
+(b2) On deals with at most 1000 legal écarts, every legal écart is played out in one
 world: how often the candidate set holds the best écart and the gaps of the set and
 of the heuristic écart to the true best.
 
@@ -46,7 +46,7 @@ CASES = [
     # (label, players, dealer, hand) seat 0 speaks first
     ("3p strong", 3, 2, "T21 T20 T17 T15 T13 T11 T9 T8 T6 T3 T1 EX KS QS 7S 3S KH 10H 2H "
      "KD 9D 4D 5C 2C"),
-    ("4p average", 4, 3, "T21 T19 T16 T12 T10 T7 T5 T1 EX KS QS 4S KH 10H 3D 2D 9C 4C"),
+    ("4p three bouts", 4, 3, "T21 T19 T16 T12 T10 T7 T5 T1 EX KS QS 4S KH 10H 3D 2D 9C 4C"),
     ("4p strong", 4, 3, "T21 T19 T18 T16 T15 T12 T10 T7 T5 T1 EX KS QS KH 10H 3D 2D 4C"),
     ("5p strong", 5, 4, "T21 T19 T18 T16 T15 T12 T10 T7 T5 T1 EX KS QS KH 10H"),
 ]
@@ -131,14 +131,14 @@ def all_ecarts(enlarged: int, dog_size: int) -> list[int]:
 
 
 def _exhaustive_check(quick: bool) -> list[dict]:
-    """(b2) the candidate set against every legal écart, on deals with <= 500 écarts."""
+    """(b2) the candidate set against every legal écart, on deals with <= 1000 écarts."""
     want = 2 if quick else 12
     done, gaps_h, gaps_c, best_c, sizes = 0, [], [], 0, []
     ev = bt._PlayOnly(4, 3, T.resolve_options({}))
-    for hands, dog in _garde_deals(200, 13):
+    for hands, dog in _garde_deals(5000, 13):
         enlarged = hands[0] | dog
         every = all_ecarts(enlarged, 6)
-        if not 1 < len(every) <= 500:
+        if not 1 < len(every) <= 1000:
             continue
         unknown = [c for c in range(78) if not enlarged >> c & 1]
         others, _ = bt._deal_unknown(random.Random(done), unknown, 4, 0, 0)
