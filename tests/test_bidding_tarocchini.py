@@ -337,14 +337,19 @@ def test_sim_decisions_replay_on_real_histories(opts, seed):
     st = T.new_state(opts, dealer=seed % (3 if opts.get("game") else 4), seed=seed)
     agents = [PimcAgent(seed=s, worlds=2, node_budget=10_000, bidding="sim", bid_samples=1)
               for s in range(st.n)]
-    decided = 0
+    decided = evaluated = 0
     while st.phase not in ("play", "over"):
         seat = st.to_act
         legal = st.legal_moves()
         mv = bt.decide(st, seat, 1, seed) if len(legal) > 1 else None
         decided += mv is not None
+        if st.phase == "declare" and not evaluated:  # decide() declares without sampling
+            obs = st.observation(seat)
+            e = evaluate(Context("tarocchini", D.cards(obs["hand"]), seat, st.dealer,
+                                 dict(st.options), bt._auction_of(st, seat)), samples=1)
+            evaluated = len(e.rows)
         st.play(mv if mv is not None else agents[seat].choose(st, seat))
-    assert decided >= st.n
+    assert decided >= st.n and (evaluated or st.phase == "over")
 
 
 # --- the CLI and the sample hands -----------------------------------------------

@@ -696,14 +696,23 @@ def decide(state: T.TarocchiniState, seat: int, budget: int = 12,
             _PLANS[(id(state), seat, (*state.history, plan[0]))] = plan[1:]
         return plan[0]
     obs = state.observation(seat)
-    ctx = Context(T.NAME, _bits(obs["hand"]), seat, state.dealer, dict(state.options),
-                  _auction_of(state, seat))
-    try:
-        ev = TarocchiniEvaluator(ctx)
-        e = evaluate(ctx, samples=max(1, int(budget)), seed=seed, mode="dd", evaluator=ev)
-    except AtoutError:
-        return None
-    moves = list(ev._cands[e.recommended])
+    if state.phase == "declare":
+        # In the dd evaluation declaring more never costs: the points go to the seat's
+        # side (TAROC-DECL-4), nobody plays differently, and a higher own total never
+        # lowers a Terziglio or Ottocento score; so the best set is weakly dominant
+        # there and is taken without sampling (its hidden information needs pimc).
+        cands = declaration_candidates(obs["hand"], state.options, list(state.declared[seat]))
+        moves = list(cands.get("declare max", next(iter(cands.values()))))
+    else:
+        ctx = Context(T.NAME, _bits(obs["hand"]), seat, state.dealer, dict(state.options),
+                      _auction_of(state, seat))
+        try:
+            ev = TarocchiniEvaluator(ctx)
+            e = evaluate(ctx, samples=max(1, int(budget)), seed=seed, mode="dd",
+                         evaluator=ev)
+        except AtoutError:
+            return None
+        moves = list(ev._cands[e.recommended])
     if state.phase == "declare" and not (moves and moves[-1].kind in ("declare_max",
                                                                        "declare_end")):
         moves.append(Move("declare_end"))
