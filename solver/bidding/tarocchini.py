@@ -681,9 +681,10 @@ def _auction_of(state: T.TarocchiniState, seat: int) -> list[str]:
 
 def decide(state: T.TarocchiniState, seat: int, budget: int = 12,
            seed: int = 0) -> Move | None:
-    """The move of ``seat`` for a bid, a monte vote, a discard or a declaration, from a
-    ``budget``-world DD evaluation of the seat's view (worlds drawn from ``seed``);
-    None (use the heuristic) in other phases or if the evaluation fails. A multi-move
+    """The move of ``seat`` for a bid, a monte vote or a discard, from a ``budget``-world
+    DD evaluation of the seat's view (worlds drawn from ``seed``); a declaration is the
+    best set (what that evaluation always finds); a call-out is always taken. None (use
+    the heuristic) in other phases or if the evaluation fails. A multi-move
     decision (a discard set, a declaration) is planned once and its moves returned one
     by one while the deal follows the plan."""
     if state.phase == "callout" and state.to_act == seat:
