@@ -23,7 +23,16 @@ from libc.stdlib cimport calloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from bitboard cimport popcount64, lowest_bit, highest_bit
+from bitboard cimport lowest_bit, highest_bit
+
+
+cdef inline int popcount64(uint64_t x) noexcept nogil:
+    # SWAR popcount: the default build has no -mpopcnt, and __builtin_popcountll then
+    # becomes a library call (measured 4% of the search's time in perf)
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
+    x = (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0F
+    return <int>((x * <uint64_t>0x0101010101010101) >> 56)
 
 # ---------------------------------------------------------------------------
 # Strains and tables
