@@ -186,6 +186,8 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
 @click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="Rule option.")
 @click.option("--auction", default="", help='Calls so far as move tokens, e.g. "pass bid:90:H".')
 @click.option("--turned", default=None, help="Belote: the turned card.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Evaluator parameter (game-specific, e.g. tarot node_budget=200000).")
 @click.option("--samples", type=click.IntRange(1), default=200, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--mode", type=click.Choice(["dd", "pimc"]), default="dd", show_default=True,
@@ -196,8 +198,8 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
 @click.option("--plot", "plot", default=None, metavar="FILE.png",
               help="Write the score distributions of the best options as a picture "
                    "(matplotlib; without it a terminal histogram is printed).")
-def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned, samples,
-             seed, mode, show_all, as_json, plot):
+def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned, params,
+             samples, seed, mode, show_all, as_json, plot):
     """Evaluate a hand: P(make), expected score and quantiles of every candidate bid."""
     from .bidding import Context, format_evaluation, histogram, make_evaluator
     from .bidding import evaluate as run_evaluation
@@ -211,6 +213,8 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
         n = num_players_of(game, opts)
         dealer = (seat - 1 - len(auction.split())) % n  # SEAT is the next to speak
     extra = {}
+    for text in params:
+        extra.update(parse_options(text))
     if turned is not None:
         try:
             extra["turned"] = deck.card(turned)

@@ -313,3 +313,15 @@ def test_cli_evaluates_every_example_hand(line):
     assert r.exit_code == 0, (line, r.output, r.exception)
     data = json.loads(r.output[r.output.index("{"):])
     assert data["recommended"] in {o["option"] for o in data["options"]}
+
+
+def test_cli_evaluator_parameters():
+    r = CliRunner().invoke(cli, ["evaluate", "tarot", "--hand", MONSTER, "--samples", "1",
+                                 "--param", "ending=4", "--param", "node_budget=100000",
+                                 "--json"])
+    assert r.exit_code == 0, r.output
+    assert any("from 4 cards per hand" in n for n in json.loads(
+        r.output[r.output.index("{"):])["notes"])
+    for bad in (["--param", "nodes=5"], ["--turned", "KS"]):
+        r = CliRunner().invoke(cli, ["evaluate", "tarot", "--hand", MONSTER, *bad])
+        assert r.exit_code != 0 and "takes no input" in str(r.exception)

@@ -159,7 +159,7 @@ def _dd_line(st: T.TarotState, node_budget: int, tt_bits: int) -> dict[str, int]
         return None
     while not core.is_over():
         attack = core.side_of_to_act()
-        for card in face.cards_of(core.legal_mask()):
+        for card in _bits(core.legal_mask()):
             core.play(card)
             ok = core.probe(value if attack else value + 1, node_budget=node_budget)
             if ok is None:
@@ -482,6 +482,10 @@ def make_evaluator(ctx: Context, **params: Any) -> TarotEvaluator:
     """The Tarot evaluator; ``params`` (or ``ctx.extra``): ending (cards per hand from
     which the ending is solved), node_budget (per ending), ecarts (candidates per
     world), tt_bits, chelem (force the chelem rows on/off)."""
+    unknown = sorted(set(ctx.extra) - set(EVALUATOR_PARAMS))
+    if unknown:
+        raise OptionError(f"tarot evaluation takes no input {', '.join(unknown)!s} "
+                          f"(parameters: {', '.join(EVALUATOR_PARAMS)})")
     for key in EVALUATOR_PARAMS:
         if key in ctx.extra and key not in params:
             params[key] = ctx.extra[key]
