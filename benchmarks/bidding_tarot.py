@@ -18,7 +18,8 @@ of the heuristic écart to the true best.
 (c) DD bias: on seeded 4p hands the same worlds are evaluated in dd mode (DD ending:
 every hand visible) and pimc mode (PIMC agents play the ending); per hand and contract
 the difference of the expected seat scores (dd - pimc) and of P(make); whether both
-recommend the same bid.
+recommend the same bid. Both modes share the heuristic opening (all but the last 5
+tricks), so this measures the bias of the DD ending only.
 
 (d) Bidding: the same seeded 4p deals are bid once with the heuristic point count
 (``solver.heuristics.tarot.choose_bid``) and once by simulation (``decide``: 8

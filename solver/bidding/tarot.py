@@ -26,6 +26,10 @@ the highest-point écart; each is played out in the world and the best T is kept
 ``ecart_stats`` records how often the heuristic écart was the best candidate and the
 mean gap (the check of the heuristic against the search).
 
+Chelem rows replay the contract with the chelem announced (the taker leads,
+TAROT-ANN-2) on the écart kept for the plain contract; poignée rows add the bonus to
+the same play (TAROT-SCORE-4), for the levels the dealt hand qualifies for.
+
 Simplifications (stated in ``notes``): the auction is not used to bias the worlds;
 after our bid the others pass; a pass with no contract standing scores 0; a pass over
 a standing contract is scored with that taker playing it (heuristic écart and call).
