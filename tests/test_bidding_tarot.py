@@ -231,13 +231,14 @@ def test_decide_bids_and_discards_legally():
     assert st.phase == "chelem"
 
 
-def _deal_with(hand0: str, players: int = 4, seed: int = 0) -> T.Deal:
-    mine = D.parse_cards(hand0)
-    rest = [c for c in range(78) if c not in mine]
+def _deal_with(hand0: str, players: int = 4, seed: int = 0, hand1: str = "") -> T.Deal:
+    fixed = [D.parse_cards(hand0)] + ([D.parse_cards(hand1)] if hand1 else [])
+    rest = [c for c in range(78) if not any(c in h for h in fixed)]
     random.Random(seed).shuffle(rest)
     size = T.HAND_SIZE[players]
-    hands = [mine] + [rest[i * size:(i + 1) * size] for i in range(players - 1)]
-    return T.Deal(hands, {"dog": rest[(players - 1) * size:]})
+    k = players - len(fixed)
+    hands = fixed + [rest[i * size:(i + 1) * size] for i in range(k)]
+    return T.Deal(hands, {"dog": rest[k * size:]})
 
 
 def test_decide_chelem_and_poignee_with_a_certain_hand():
@@ -325,3 +326,25 @@ def test_cli_evaluator_parameters():
     for bad in (["--param", "nodes=5"], ["--turned", "KS"]):
         r = CliRunner().invoke(cli, ["evaluate", "tarot", "--hand", MONSTER, *bad])
         assert r.exit_code != 0 and "takes no input" in str(r.exception)
+
+
+def test_decide_announces_misere_and_shows_lowest_trumps():
+    # TAROT-ANN-5: the poignée shows exactly the threshold number of trumps, here the
+    # lowest ones; TAROT-ANN-9: a misère always earns v from each other player
+    heads_free = "T1 T2 1S 2S 3S 4S 5S 6S 7S 8S 9S 10S 1H 2H 3H 4H 5H 6H"
+    st = T.new_state({"players": 4, "misere": "on", "petit_sec_redeal": False}, dealer=3,
+                     deal=_deal_with(MONSTER, seed=4, hand1=heads_free))
+    st.play("garde_contre")
+    for _ in range(3):
+        st.play("pass")
+    st.play("no_chelem")
+    assert st.to_act == 0  # the eldest (dealer 3) is the taker
+    st.play("poignee:simple")
+    while st.phase == "show":
+        mv = bt.decide(st, 0, 1, 0)
+        assert mv in st.legal_moves() and mv.kind == "show"
+        st.play(mv)
+    assert D.cards(st.poignees[0][2]) == D.parse_cards("T5 T6 T7 T8 T9 T10 T11 T12 T13 T14")
+    st.play("T21")
+    assert st.to_act == 1
+    assert bt.decide(st, 1, 1, 0) == T.Move("misere", "head")

@@ -506,9 +506,9 @@ def make_evaluator(ctx: Context, **params: Any) -> TarotEvaluator:
 # --- the PIMC agent's non-card decisions ---------------------------------------------------
 def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0) -> Move | None:
     """Bid, 5p call, écart, chelem or poignée of ``seat`` from this analysis over
-    ``budget`` worlds drawn from ``seed`` (the seat's observation only). A card move
-    means "no announcement, play a card"; None lets the heuristic decide (showing the
-    poignée's cards, misère)."""
+    ``budget`` worlds drawn from ``seed`` (the seat's observation only); a misère is
+    always announced and a poignée shows its lowest trumps. A card move means "no
+    announcement, play a card"; None: not a decision of this kind (card play)."""
     from . import evaluate
 
     if state.to_act != seat or state.phase == "over":
@@ -543,8 +543,15 @@ def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0) -> Move 
         return _decide_ecart(state, obs, legal, budget, seed)
     if phase == "chelem":
         return _decide_chelem(state, obs, legal, budget, seed)
-    if phase == "play" and any(m.kind == "poignee" for m in legal):
-        return _decide_poignee(state, seat, legal, budget, seed)
+    if phase == "play":
+        misere = [m for m in legal if m.kind == "misere"]
+        if misere:  # TAROT-ANN-9: v from each other player whatever the deal's result
+            return misere[0]
+        if any(m.kind == "poignee" for m in legal):
+            return _decide_poignee(state, seat, legal, budget, seed)
+        return None
+    if phase == "show":  # TAROT-ANN-5: the lowest trumps, EX only when it must be shown
+        return min(legal, key=lambda m: (m.value == T.EXCUSE, m.value))
     return None
 
 
