@@ -348,3 +348,19 @@ def test_decide_announces_misere_and_shows_lowest_trumps():
     st.play("T21")
     assert st.to_act == 1
     assert bt.decide(st, 1, 1, 0) == T.Move("misere", "head")
+
+
+def test_ecart_chosen_on_the_dog_alone_is_never_better_than_the_clairvoyant_one():
+    # TAROT-DOG-1/2: with ecart_worlds=m the écart is fixed from the taker's enlarged
+    # hand only; the clairvoyant per-world best of the same candidates is an upper
+    # bound in every world (same worlds, same play)
+    hand = "T21 T19 T16 T12 T10 T7 T5 T1 EX KS QS 4S KH 10H 3D 2D 9C 4C"
+    a = evaluate(ctx(hand), samples=3, seed=8, evaluator=bt.make_evaluator(ctx(hand)))
+    ev = bt.make_evaluator(ctx(hand, extra={"ecart_worlds": 2}))
+    b = evaluate(ctx(hand), samples=3, seed=8, evaluator=ev)
+    for c in ("prise", "garde"):
+        for x, y in zip(rows(a)[c].scores, rows(b)[c].scores, strict=True):
+            assert x >= y
+    assert any("resampled" in n for n in b.notes)
+    # garde sans / garde contre do not depend on the écart
+    assert rows(a)["garde_sans"].scores == rows(b)["garde_sans"].scores

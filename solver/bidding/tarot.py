@@ -199,7 +199,7 @@ class TarotEvaluator:
     def __init__(self, ctx: Context, *, ending: int | None = None,
                  node_budget: int = DEFAULT_NODE_BUDGET, ecarts: int = 6,
                  tt_bits: int = 16, chelem: bool | None = None,
-                 only_contract: str | None = None):
+                 only_contract: str | None = None, ecart_worlds: int = 0):
         self.ctx = ctx
         self.opts = T.resolve_options(ctx.options)
         n = self.n = self.opts["players"]
@@ -224,6 +224,7 @@ class TarotEvaluator:
         self.dog_size = T.DOG_SIZE[n]
         self.ending = DEFAULT_ENDING[n] if ending is None else ending
         self.node_budget, self.ecarts, self.tt_bits = node_budget, ecarts, tt_bits
+        self.ecart_worlds = ecart_worlds
         self.standing = self._replay_auction()
         strength = H.hand_strength(self.hand)
         self.chelem = strength >= CHELEM_MIN_STRENGTH if chelem is None else chelem
@@ -307,8 +308,10 @@ class TarotEvaluator:
                f"{ {3: '2T', 4: '3T', 5: '2T or 4T alone'}[self.n]}, defender -T)",
                "play: heuristic opening, then a DD ending from "
                f"{self.ending} cards per hand (mode dd) or PIMC (mode pimc); prise/garde "
-               f"take the best of up to {self.ecarts} candidate écarts per world "
-               "(optimistic: the écart is chosen seeing the world)",
+               f"take the best of up to {self.ecarts} candidate écarts per world " +
+               ("(optimistic: the écart is chosen seeing the world)" if not
+                self.ecart_worlds else f"(chosen on the dog alone: best mean over "
+                f"{self.ecart_worlds} resampled worlds)"),
                "auction not used to bias the worlds; the others pass after our bid; "
                "pass with no contract standing scores 0"]
         if s["solves"]:
@@ -424,30 +427,42 @@ class TarotEvaluator:
             chel = self.play(hands, dog, contract, me, call, True, mode) if want_chelem else None
             return {contract: (plain, chel)}
         enlarged = self.hand | dog
-        best: dict[str, tuple[int, dict[str, int], int]] = {}
-        heuristic_t = None
-        for i, e in enumerate(ecart_candidates(enlarged, self.dog_size, self.ecarts)):
+        cands = ecart_candidates(enlarged, self.dog_size, self.ecarts)
+        played: dict[int, dict[str, int]] = {}
+        if self.ecart_worlds:  # chosen on the dog only: mean over resampled hands
+            rng = random.Random(enlarged * 1_000_003 + dog)
+            unknown = [c for c in range(78) if not enlarged >> c & 1]
+            i, means = choose_ecart(self, enlarged, cands, unknown, me, call, "garde",
+                                    self.ecart_worlds, rng)
+            picks = {"prise": cands[i], "garde": cands[i]}
+            gap = means[i] - means[0]
             hs = list(hands)
-            hs[me] = enlarged & ~e
-            k = self.play(hs, e, "garde", me, call, False, mode)  # prise: same play
-            for c2 in ("prise", "garde"):
-                t = value_of(k, c2, self.opts)
-                if c2 not in best or t > best[c2][0]:
-                    best[c2] = (t, k, e)
-            if i == 0:
-                heuristic_t = value_of(k, "garde", self.opts)
-        self.stats["ecart_worlds"] += 1
-        self.stats["ecart_heuristic_best"] += heuristic_t >= best["garde"][0]
-        self.stats["ecart_gap"] += best["garde"][0] - heuristic_t
-        out = {}
-        for c2 in ("prise", "garde"):
-            chel = None
-            if want_chelem:
+            hs[me] = enlarged & ~cands[i]
+            played[cands[i]] = self.play(hs, cands[i], "garde", me, call, False, mode)
+        else:  # the best candidate in this very world (sees the hidden hands)
+            best: dict[str, tuple[int, int]] = {}
+            for e in cands:
                 hs = list(hands)
-                e = best[c2][2]
                 hs[me] = enlarged & ~e
-                chel = self.play(hs, e, "garde", me, call, True, mode)
-            out[c2] = (best[c2][1], chel)
+                k = played[e] = self.play(hs, e, "garde", me, call, False, mode)
+                for c2 in ("prise", "garde"):  # prise: the same play, scored as prise
+                    t = value_of(k, c2, self.opts)
+                    if c2 not in best or t > best[c2][0]:
+                        best[c2] = (t, e)
+            picks = {c2: best[c2][1] for c2 in ("prise", "garde")}
+            gap = best["garde"][0] - value_of(played[cands[0]], "garde", self.opts)
+        self.stats["ecart_worlds"] += 1
+        self.stats["ecart_heuristic_best"] += gap <= 0
+        self.stats["ecart_gap"] += gap
+        out = {}
+        chelem: dict[int, dict[str, int]] = {}
+        for c2 in ("prise", "garde"):
+            e = picks[c2]
+            if want_chelem and e not in chelem:
+                hs = list(hands)
+                hs[me] = enlarged & ~e
+                chelem[e] = self.play(hs, e, "garde", me, call, True, mode)
+            out[c2] = (played[e], chelem.get(e))
         return out
 
     def _pass(self, hands: list[int], dog: int, mode: str) -> Outcome:
@@ -479,13 +494,15 @@ class TarotEvaluator:
         return Outcome(score, made_of(k) if mine else not made_of(k))
 
 
-EVALUATOR_PARAMS = ("ending", "node_budget", "ecarts")
+EVALUATOR_PARAMS = ("ending", "node_budget", "ecarts", "ecart_worlds")
 
 
 def make_evaluator(ctx: Context, **params: Any) -> TarotEvaluator:
     """The Tarot evaluator; ``params`` (or ``ctx.extra``): ending (cards per hand from
     which the ending is solved), node_budget (per ending), ecarts (candidates per
-    world), tt_bits, chelem (force the chelem rows on/off)."""
+    world), ecart_worlds (0: the écart is the best candidate in each world, seeing
+    it; m > 0: chosen on the dog alone by its mean over m resampled worlds), tt_bits,
+    chelem (force the chelem rows on/off)."""
     unknown = sorted(set(ctx.extra) - set(EVALUATOR_PARAMS))
     if unknown:
         raise OptionError(f"tarot evaluation takes no input {', '.join(unknown)!s} "
@@ -495,10 +512,11 @@ def make_evaluator(ctx: Context, **params: Any) -> TarotEvaluator:
             params[key] = ctx.extra[key]
     for key in EVALUATOR_PARAMS:
         v = params.get(key)
+        zero_ok = key in ("ending", "ecart_worlds")
         if v is not None and (isinstance(v, bool) or not isinstance(v, int) or
-                              v < (0 if key == "ending" else 1)):
+                              v < (0 if zero_ok else 1)):
             raise OptionError(f"tarot evaluation: {key} must be a "
-                              f"{'non-negative' if key == 'ending' else 'positive'} "
+                              f"{'non-negative' if zero_ok else 'positive'} "
                               f"integer, got {v!r}")
     return TarotEvaluator(ctx, **params)
 
@@ -578,6 +596,25 @@ def _deal_unknown(rng: random.Random, unknown: list[int], n: int, me: int,
     return hands, _mask(unknown[k:k + extra])
 
 
+def choose_ecart(ev: TarotEvaluator, enlarged: int, cands: list[int], unknown: list[int],
+                 taker: int, called: int | None, contract: str, worlds: int,
+                 rng: random.Random) -> tuple[int, list[float]]:
+    """Index of the candidate écart with the best mean T over ``worlds`` deals of the
+    ``unknown`` cards among the other hands (what the taker knows: his enlarged hand,
+    TAROT-DOG-1), and the means; DD endings."""
+    n = ev.n
+    totals = [0.0] * len(cands)
+    for _ in range(worlds):
+        hands, _ = _deal_unknown(rng, list(unknown), n, taker, 0)
+        for i, e in enumerate(cands):
+            hs = list(hands)
+            hs[taker] = enlarged & ~e
+            counts = ev.play(hs, e, "garde", taker, called, False, "dd")
+            totals[i] += value_of(counts, contract, ev.opts)
+    means = [t / max(1, worlds) for t in totals]
+    return max(range(len(cands)), key=lambda i: (means[i], -i)), means
+
+
 _ECARTS: dict[tuple, int] = {}  # écart chosen per (enlarged hand, seat, ...): one search
 
 
@@ -595,19 +632,12 @@ def _decide_ecart(state: GameState, obs: dict, legal: list[Move], budget: int,
             return None
         best = cands[0]
         if len(cands) > 1:
-            rng = random.Random(seed)
             unknown = [c for c in range(78) if not enlarged >> c & 1]
-            totals = [0.0] * len(cands)
             ev = _PlayOnly(n, obs["dealer"], state.options)
-            taker = obs["seat"]
-            for _ in range(budget):
-                hands, _ = _deal_unknown(rng, unknown, n, taker, 0)
-                for i, e in enumerate(cands):
-                    hs = list(hands)
-                    hs[taker] = enlarged & ~e
-                    counts = ev.play(hs, e, "garde", taker, obs["called_card"], False, "dd")
-                    totals[i] += value_of(counts, obs["contract"], ev.opts)
-            best = cands[max(range(len(cands)), key=lambda i: (totals[i], -i))]
+            i, _ = choose_ecart(ev, enlarged, cands, unknown, obs["seat"],
+                                obs["called_card"], obs["contract"], budget,
+                                random.Random(seed))
+            best = cands[i]
         if len(_ECARTS) > 256:
             _ECARTS.clear()
         _ECARTS[key] = best
