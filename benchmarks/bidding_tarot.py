@@ -27,6 +27,9 @@ worlds per decision; it also makes the écart, chelem and poignée decisions); t
 play is the heuristic player's in both. Reported: deals taken, the taker's make rate
 and mean own score (TAROT-SCORE-6, 3T), and the mean score of the seats per bidding.
 
+(e) Optimism of the per-world écart: the same 4p hands with the écart chosen in each
+world seeing every hand (the default) and chosen on the dog alone (``ecart_worlds=4``).
+
 ``run(quick)`` returns one flat row per measurement.
 """
 
@@ -245,10 +248,37 @@ def _bidding(quick: bool) -> list[dict]:
     return rows
 
 
+def _ecart_optimism(quick: bool) -> list[dict]:
+    """(e) the per-world (clairvoyant) écart against the écart chosen on the dog alone
+    (``ecart_worlds=4``): mean garde / prise score on the same worlds, and the time."""
+    samples = 10 if quick else 50
+    rows = []
+    for label, players, dealer, hand in CASES:
+        if players != 4:
+            continue
+        out = {}
+        for m in (0, 4):
+            ctx = Context("tarot", D.parse_cards(hand), 0, dealer, {}, extra={"ecart_worlds": m})
+            t = time.process_time()
+            e = evaluate(ctx, samples=samples, seed=0)
+            out[m] = ({r.option: r for r in e.rows}, time.process_time() - t)
+        for c in ("prise", "garde"):
+            rows.append({"task": "(e) écart per world (sees all) vs on the dog (4 worlds)",
+                         "hand": label, "contract": c, "samples": samples,
+                         "mean_per_world": round(out[0][0][c].mean, 1),
+                         "mean_on_dog": round(out[4][0][c].mean, 1),
+                         "optimism": round(out[0][0][c].mean - out[4][0][c].mean, 1),
+                         "p_make_per_world": round(out[0][0][c].p_make, 2),
+                         "p_make_on_dog": round(out[4][0][c].p_make, 2),
+                         "cpu_s_per_world_mode": round(out[0][1], 1),
+                         "cpu_s_on_dog_mode": round(out[4][1], 1)})
+    return rows
+
+
 def run(quick: bool = False) -> list[dict]:
     """All measurements as table rows."""
-    return (_timing(quick) + _ecart_check(quick) + _exhaustive_check(quick) + _bias(quick)
-            + _bidding(quick))
+    return (_timing(quick) + _ecart_check(quick) + _exhaustive_check(quick)
+            + _ecart_optimism(quick) + _bias(quick) + _bidding(quick))
 
 
 if __name__ == "__main__":
