@@ -298,8 +298,8 @@ def _choose_card(obs: dict[str, Any], cards: list[int]) -> int:
         sure = [c for c in winners if safe(c)]
         cheap = min(sure or winners, key=lambda c: (worth(c) if c not in (ANG, MON) else 9,
                                                     T.POWER[c]))
-        valuable = on_table >= VALUABLE_AT or any(c in (ANG, MON, BAG, MAT) or c < 40 and c % 10 == KING
-                                        for _, c in trick)
+        valuable = on_table >= VALUABLE_AT or any(
+            c in (ANG, MON, BAG, MAT) or c < 40 and c % 10 == KING for _, c in trick)
         if sure and (valuable or last or worth(cheap) >= 4):
             return cheap
         if sure and T.SUIT_OF[cheap] != T.TRUMP:
@@ -348,7 +348,7 @@ def _lead(obs: dict[str, Any], plain: list[int], sides: list[int], unseen: int) 
                     and worth(c) <= 2:
                 return c
     if suits:
-        # a low card of a short suit (LEAD_LONG), keeping the honours; not into an opponent's ruff
+        # a low card of a short suit (LEAD_LONG), keeping the honours; not into a ruff
         def key(c: int) -> tuple:
             s = c // 10
             length = (hand & T.SUIT_MASK_OF[s]).bit_count()
