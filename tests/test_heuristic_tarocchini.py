@@ -234,3 +234,17 @@ def test_volo_signal_is_true():
     assert choice(st) == Move("signal", (c("KS"), "volo"))
     st.play(choice(st))
     assert st.signals == [(0, 0, c("KS"), "volo")]
+
+
+def test_partner_volo_is_read_as_a_void():
+    """OTTO-SIG-1: after the partner's volo in spades, a low spade lead lets him trump;
+    without the signal the same hand leads its singleton (shortest suit)."""
+    first = [(0, c("7S")), (1, c("8S")), (2, c("9S")), (3, c("JS"))]
+    obs = {"seat": 2, "variant": "ottocento", "phase": "play", "declarer": None,
+           "hand": m("6S 10S 7B 6C 7C 8C 6D 7D 8D 9D"), "trick": [], "tricks": [(first, 3)],
+           "signals": [(0, 0, c("7S"), "volo")], "voids": [set(), set(), set(), set()],
+           "played": m("7S 8S 9S JS"), "discard": None, "options": {}}
+    legal = [Move("card", x) for x in range(62) if obs["hand"] >> x & 1]
+    assert H.choose("tarocchini", obs, legal, random.Random(0)) == Move("card", c("6S"))
+    quiet = obs | {"signals": []}
+    assert H.choose("tarocchini", quiet, legal, random.Random(0)) == Move("card", c("7B"))

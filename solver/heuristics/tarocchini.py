@@ -226,9 +226,19 @@ def _is_master(card: int, unseen: int) -> bool:
     return True
 
 
+def _voids(obs: dict[str, Any], seat: int) -> set[int]:
+    """Suits ``seat`` is known to lack: shown in play (TAROC-PLAY-3) or by a volo, which
+    is only allowed when true (OTTO-SIG-1)."""
+    voids = set(obs["voids"][seat])
+    for _trick_no, s, c, sig in obs["signals"]:
+        if s == seat and sig == "volo" and T.SUIT_OF[c] is not None:
+            voids.add(T.SUIT_OF[c])
+    return voids
+
+
 def _may_trump(obs: dict[str, Any], seat: int, suit: int) -> bool:
     """Might ``seat`` trump a lead of plain ``suit``? (not if it follows or has no trump)"""
-    voids = obs["voids"][seat]
+    voids = _voids(obs, seat)
     return suit in voids and T.TRUMP not in voids
 
 
@@ -324,7 +334,7 @@ def _lead(obs: dict[str, Any], plain: list[int], sides: list[int], unseen: int) 
     partners = [s for s in range(n) if sides[s] == sides[me] and s != me]
     trumps = [c for c in plain if T.SUIT_OF[c] == T.TRUMP]
     unseen_trumps = (unseen & TRUMPS).bit_count()
-    opp_have_trumps = any(T.TRUMP not in obs["voids"][s] for s in opponents)
+    opp_have_trumps = any(T.TRUMP not in _voids(obs, s) for s in opponents)
     # strong in trumps: draw the opponents' trumps, from the top when it is master
     if trumps and opp_have_trumps and unseen_trumps \
             and len(trumps) >= max(TRUMP_LEAD_MIN, unseen_trumps // TRUMP_LEAD_SHARE):
