@@ -263,8 +263,13 @@ cdef int melds(uint64_t m, int multi, int maxc) noexcept nogil:
         if ns >= 3:
             tot *= 2
         return cr + tot
-    # single use: each contatore to at most one sequence (7 = none), best total
-    best = 0
+    return cr + seq_single(m, k, maxc)
+
+
+cdef int seq_single(uint64_t m, int k, int maxc) noexcept nogil:
+    """Sequence points with single-use contatori (TAROC-MELD-12): each of the ``k``
+    contatori to at most one sequence (7 = none), the best total after doubling."""
+    cdef int best = 0, a0, a1, f, L, tot, ns, cnt[7]
     for a0 in range(8):
         for a1 in range(8 if k == 2 else 1):
             for f in range(7):
@@ -284,7 +289,32 @@ cdef int melds(uint64_t m, int multi, int maxc) noexcept nogil:
                 tot *= 2
             if tot > best:
                 best = tot
-    return cr + best
+    return best
+
+
+cdef uint64_t CRFAM[5]
+cdef int CRV3[5]
+cdef int CRV4[5]
+cdef uint64_t SEQFAM[7]
+CRV3[:] = [18, 17, 14, 13, 12]
+CRV4[:] = [36, 34, 28, 26, 24]
+
+
+cdef void _init_families():
+    cdef int s
+    CRFAM[0] = TAROCCHI_M
+    CRFAM[1] = KINGS
+    CRFAM[2] = QUEENS
+    CRFAM[3] = KNIGHTS
+    CRFAM[4] = JACKS
+    SEQFAM[0] = TRUMPS | MATB
+    for s in range(4):
+        SEQFAM[1 + s] = (<uint64_t>1 << KING_C[s]) | QNJ[s] | (<uint64_t>1 << ACE_C[s]) | CONT
+    SEQFAM[5] = MOORS | CONT
+    SEQFAM[6] = ACES | CONT
+
+
+_init_families()
 
 
 # ---------------------------------------------------------------------------
@@ -689,7 +719,7 @@ cdef class TarocchiniCore:
 # of the key.
 
 ctypedef struct TTEntry:
-    uint64_t h[5]
+    uint64_t h[6]
     uint64_t rel1
     uint32_t gen
     int32_t lb
@@ -717,6 +747,8 @@ ctypedef struct Search:
     int merge
     int canon
     int bounds
+    int dead                # dead-family compression of the key
+    int mtd_steps           # MTD(f) probes before bisection
     int64_t bound_cuts
     uint64_t mc_key[4096]   # direct-mapped cache of combination points by card set
     int mc_val[4096]
@@ -746,6 +778,59 @@ cdef inline int key_flags(const Pos* p) noexcept nogil:
     return f
 
 
+cdef uint64_t dead_summary(const Search* s, const Pos* p, uint64_t* out) noexcept nogil:
+    """Combination families whose cards are all captured (none in a hand, the discard
+    or the stock) with the Matto closed have fixed points per side: their cards leave
+    the key (returned mask: cards in dead families only) and each side's dead cricche
+    (sum, count) and dead sequences (sum, count) enter it instead (the doubling
+    TAROC-MELD-10 still depends on the live ones).  Single-use contatori
+    (TAROC-MELD-12) couple the sequences: they die only all together."""
+    cdef uint64_t U = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | s.g.discard | s.g.stock
+    cdef uint64_t dead = 0, live = 0, code = 0, pile
+    cdef int f, sd, n, crs, crc, sqs, sqc, L, k, seq_dead[7], all_seq = 1
+    for f in range(5):
+        if CRFAM[f] & U:
+            live |= CRFAM[f]
+        else:
+            dead |= CRFAM[f]
+    for f in range(7):
+        seq_dead[f] = (SEQFAM[f] & U) == 0
+        if not seq_dead[f]:
+            all_seq = 0
+    if not s.g.multi and not all_seq:
+        for f in range(7):
+            seq_dead[f] = 0
+    for f in range(7):
+        if seq_dead[f]:
+            dead |= SEQFAM[f]
+        else:
+            live |= SEQFAM[f]
+    if dead == 0:
+        return 0
+    for sd in range(2):
+        pile = p.pile[sd]
+        crs = crc = sqs = sqc = 0
+        for f in range(5):
+            if not (CRFAM[f] & U):
+                n = popcount64(pile & CRFAM[f])
+                if n >= 3:
+                    crs += CRV3[f] if n == 3 else CRV4[f]
+                    crc += 1
+        k = popcount64(pile & CONT)
+        if s.g.multi:
+            for f in range(7):
+                if seq_dead[f]:
+                    L = seq_len(pile, f, k, s.g.maxc)
+                    if L:
+                        sqs += seq_pts(L)
+                        sqc += 1
+        elif all_seq:
+            sqs = seq_single(pile, k, s.g.maxc)
+        code |= (<uint64_t>(crs | (crc << 8) | (sqs << 11) | (sqc << 21))) << (24 * sd)
+    out[0] = code | (<uint64_t>1 << 63)
+    return dead & ~live
+
+
 cdef inline uint64_t make_key(const Search* s, uint64_t* hk) noexcept nogil:
     """Key words of a trick-boundary position; returns the side-1 captured part.
 
@@ -760,6 +845,7 @@ cdef inline uint64_t make_key(const Search* s, uint64_t* hk) noexcept nogil:
         for i in range(4):
             hk[i] = p.hand[i]
         hk[4] = 0
+        hk[5] = 0
         return p.pile[1] & REL
     strip = ~(PIPS | MOORS)
     for i in range(4):
@@ -780,7 +866,13 @@ cdef inline uint64_t make_key(const Search* s, uint64_t* hk) noexcept nogil:
     for i in range(4):
         code |= (<uint64_t>popcount64(p.hand[i] & MOORS)) << (52 + 3 * i)
     hk[4] = code
-    rel1 = p.pile[1] & REL & ~MOORS
+    cdef uint64_t drop = 0
+    hk[5] = 0
+    if s.dead and not matto_open(p):
+        drop = dead_summary(s, p, &hk[5])
+    rel1 = p.pile[1] & REL & ~MOORS & ~drop
+    if drop & MOORS:
+        return rel1
     return rel1 | ((<uint64_t>popcount64(p.pile[1] & MOORS)) << 41)
 
 
@@ -789,7 +881,7 @@ cdef inline TTEntry* tt_slot(Search* s, uint64_t* hk, int info, uint64_t rel1,
     """The entry for this key (probe: NULL if absent; store: the slot to use; buckets
     of two, same key reused, else an older generation, else the smaller subtree)."""
     cdef uint64_t h = mix64(hk[0] ^ mix64(hk[1] ^ mix64(hk[2] ^ mix64(hk[3] ^ mix64(
-        hk[4] ^ mix64(rel1 ^ (<uint64_t>info << 56)))))))
+        hk[4] ^ mix64(hk[5] ^ mix64(rel1 ^ (<uint64_t>info << 56))))))))
     cdef uint64_t i = (h >> (64 - s.tt_bits)) & ~(<uint64_t>1)
     cdef TTEntry* a = &s.tt[i]
     cdef TTEntry* b = &s.tt[i + 1]
@@ -797,7 +889,7 @@ cdef inline TTEntry* tt_slot(Search* s, uint64_t* hk, int info, uint64_t rel1,
     for k in range(2):
         if (a.gen == s.gen and a.info == info and a.rel1 == rel1 and a.h[0] == hk[0]
                 and a.h[1] == hk[1] and a.h[2] == hk[2] and a.h[3] == hk[3]
-                and a.h[4] == hk[4]):
+                and a.h[4] == hk[4] and a.h[5] == hk[5]):
             return a
         a, b = b, a
     if probe:
@@ -921,7 +1013,7 @@ cdef int search(Search* s, int beta) noexcept nogil:
     cdef int seat, maxi, best, v, i, n, moves[24], rel = 0, info = 0, ttmove = 255
     cdef int bm = 255, left, bo
     cdef uint64_t rest
-    cdef uint64_t hk[5]
+    cdef uint64_t hk[6]
     cdef uint64_t rel1 = 0
     cdef TTEntry* e
     s.nodes += 1
@@ -986,12 +1078,13 @@ cdef int search(Search* s, int beta) noexcept nogil:
         s.tt_stores += 1
         if not (e.gen == s.gen and e.info == info and e.rel1 == rel1 and e.h[0] == hk[0]
                 and e.h[1] == hk[1] and e.h[2] == hk[2] and e.h[3] == hk[3]
-                and e.h[4] == hk[4]):
+                and e.h[4] == hk[4] and e.h[5] == hk[5]):
             e.h[0] = hk[0]
             e.h[1] = hk[1]
             e.h[2] = hk[2]
             e.h[3] = hk[3]
             e.h[4] = hk[4]
+            e.h[5] = hk[5]
             e.rel1 = rel1
             e.info = <uint8_t>info
             e.gen = s.gen
@@ -1014,7 +1107,7 @@ cdef int mtd(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
     bisection of [lo, hi] once MTD(f) is slow (values jump by combinations)."""
     cdef int lo = s.vlo, hi = s.vhi, g = guess, beta, v, k = 0
     while lo < hi:
-        if k < 4:
+        if k < s.mtd_steps:
             beta = g + 1 if g == lo else g
             if beta <= lo:
                 beta = lo + 1
@@ -1055,6 +1148,8 @@ cdef class DDSolver:
         self.s.merge = 1
         self.s.canon = 1
         self.s.bounds = 1
+        self.s.mtd_steps = 4
+        self.s.dead = 0         # measured: ~2% fewer nodes, ~15% slower (off)
         self.s.vlo = -VBOUND
         self.s.vhi = VBOUND
 
@@ -1080,6 +1175,15 @@ cdef class DDSolver:
     def set_merge(self, bint on):
         """Equivalent-card merging on/off (for measurements)."""
         self.s.merge = 1 if on else 0
+
+    def set_dead_families(self, bint on):
+        """Dead-family compression of the TT key on/off (for measurements)."""
+        self.s.dead = 1 if on else 0
+        self.s.gen += 1
+
+    def set_mtd_steps(self, int k):
+        """MTD(f) probes before switching to bisection (for measurements)."""
+        self.s.mtd_steps = k
 
     def set_bounds(self, bint on):
         """Sure-point bounds at trick boundaries on/off (for measurements)."""

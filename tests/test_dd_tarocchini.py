@@ -246,23 +246,28 @@ def test_dd_table_solo():
 
 
 def test_canonical_key_merging_and_bounds_keep_values():
-    # the canonical TT key (pips by count and holders, Moors by count), the merging
+    # the canonical TT key (pips by count and holders, Moors by count; optionally dead
+    # combination families by their points per side, TAROC-MELD-10/12), the merging
     # of equivalent cards (TAROC-RANK-2 equal Moors; pips) and the sure-point bounds
     # (TAROC-MATTO-2/3/5 open: a pile may still lose a card) never change a value
     rng = random.Random(12)
     s = dd._solver(dd.DEFAULT_TT_BITS)
     try:
         for i in range(60):
-            st = random_endgame(rng, "ottocento" if i % 2 else "terziglio", 5 + i % 2)
+            st = random_endgame(rng, "ottocento" if i % 2 else "terziglio", 3 + i % 4)
             vals = set()
-            for canon, merge, bounds in ((1, 1, 1), (0, 0, 0), (1, 0, 1), (0, 1, 0),
-                                         (1, 1, 0)):
+            for canon, merge, bounds, dead in ((1, 1, 1, 0), (0, 0, 0, 0), (1, 0, 1, 1),
+                                               (0, 1, 0, 0), (1, 1, 0, 1), (1, 1, 1, 1)):
                 s.set_canonical(canon)
                 s.set_merge(merge)
                 s.set_bounds(bounds)
+                s.set_dead_families(dead)
                 vals.add(dd.solve(st).value)
             assert len(vals) == 1
+            if st.hands[st.to_act].bit_count() <= 4:
+                assert vals == {brute(st, prune=True)}
     finally:
         s.set_canonical(True)
         s.set_merge(True)
         s.set_bounds(True)
+        s.set_dead_families(False)
