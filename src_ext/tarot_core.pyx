@@ -685,8 +685,22 @@ cdef class TarotCore:
                     self.p.led = c
                 if c < 21 and c > self.p.wt:
                     self.p.wt = c
-        if self.p.ply + sum(_popcount(h) for h in hands) > MAXPLY:
-            raise ValueError("too many cards")
+        # consistency, so that nothing below can index out of range or run dry
+        seen = 0
+        for h in list(hands) + [(<object>1) << int(tc) for tc in trick]:
+            if int(h) & seen:
+                raise ValueError("a card is in two places")
+            seen |= int(h)
+        left = total_tricks - trick_no
+        for i in range(n):
+            played = 1 if (i - leader + n) % n < len(trick) else 0
+            if _popcount(int(hands[i])) + played != left:
+                raise ValueError("hand sizes do not match the tricks left")
+        if not (0 <= att_pts <= 182 and 0 <= poignee <= 1000 and 0 <= base <= 200
+                and 1 <= mult <= 10 and 0 <= pb_mult <= 10 and excuse_rule in (0, 1)):
+            raise ValueError("counts or scoring parameters out of range")
+        if att_tricks < 0 or def_tricks < 0 or att_tricks + def_tricks != trick_no:
+            raise ValueError("trick counts do not match the trick number")
         self.tt_bits = tt_bits
         self.tt_mask = (<uint64_t>1 << tt_bits) - 1
         self.use_tt = 1

@@ -12,7 +12,7 @@ import pytest
 from solver import tarot_core
 from solver.cards import TAROT_DECK
 from solver.core import tarot as face
-from solver.errors import AtoutError, DealError, IllegalMoveError
+from solver.errors import AtoutError, DealError, IllegalMoveError, OptionError
 from solver.games import tarot as rules
 
 CONTRACTS = ("prise", "garde", "garde_sans", "garde_contre")
@@ -209,8 +209,7 @@ def core_with_trick(n: int, hands: dict[int, str], trick: list[str], leader: int
             continue
         while masks[s].bit_count() < want:
             masks[s] |= 1 << spare.pop()
-    total = size + 1
-    return tarot_core.TarotCore(n, masks, leader, [c(t) for t in trick], 0, total,
+    return tarot_core.TarotCore(n, masks, leader, [c(t) for t in trick], 0, size,
                                 sides or [1] + [0] * (n - 1), **kw)
 
 
@@ -296,7 +295,7 @@ def test_excuse_exchange_mid_deal():
     # TAROT-EXC-3/4: EX of the attack in a trick won by the defence: the attack keeps
     # EX (4.5) and gives 0.5: net 8 half points and one bout for the attack
     core = tarot_core.TarotCore(4, [m("EX 2C"), m("KS 3C"), m("3S 4C"), m("T2 5C")], 0, [],
-                                16, 18, [1, 0, 0, 0])
+                                16, 18, [1, 0, 0, 0], att_tricks=8, def_tricks=8)
     for x in ("EX", "KS", "3S", "T2"):
         core.play(c(x))
     assert core.leader == 3
@@ -338,9 +337,35 @@ def test_face_validation_errors():
     new = rules.new_state({"players": 4}, seed=3)
     with pytest.raises(AtoutError):
         face.from_state(new)
+    with pytest.raises(OptionError):
+        face.from_state(st, poignee=-5)
     st.hands[2] = m("4C 6C")
     with pytest.raises(DealError):
         face.from_state(st)
+
+
+def test_core_rejects_inconsistent_positions():
+    """The core checks its own input so that it can never run out of cards or bounds."""
+    ok = dict(sides=[1, 0, 0, 0], att_tricks=8, def_tricks=8)
+    hands = [m("EX 2C"), m("KS 3C"), m("3S 4C"), m("T2 5C")]
+    tarot_core.TarotCore(4, hands, 0, [], 16, 18, **ok)
+    bad = [
+        ([m("EX 2C"), m("KS 3C"), m("3S 4C"), m("T2 2C")], 16, {}),   # a card twice
+        ([m("EX 2C"), m("KS 3C"), m("3S 4C"), m("T2")], 16, {}),      # sizes
+        (hands, 15, {}),                                              # tricks left
+        (hands, 16, {"poignee": 10**6}),                              # out of range
+    ]
+    for hs, trick_no, extra in bad:
+        with pytest.raises(ValueError):
+            tarot_core.TarotCore(4, hs, 0, [], trick_no, 18, **(ok | extra))
+    with pytest.raises(ValueError):
+        tarot_core.TarotCore(4, hands, 0, [], 16, 18, sides=[1, 0, 0, 0], att_tricks=3,
+                             def_tricks=3)
+    with pytest.raises(ValueError):  # a trick card still in a hand
+        tarot_core.TarotCore(4, [m("EX"), m("KS 3C"), m("3S 4C"), m("T2 5C")], 0, [c("3C")],
+                             16, 18, **ok)
+    tarot_core.TarotCore(4, [m("EX"), m("KS 3C"), m("3S 4C"), m("T2 5C")], 0, [c("2C")],
+                         16, 18, **ok)
 
 
 def test_playouts_are_seeded():

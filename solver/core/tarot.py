@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import tarot_core
-from ..errors import AtoutError, DealError, IllegalMoveError
+from ..cards import TAROT_DECK
+from ..errors import AtoutError, DealError, IllegalMoveError, OptionError
 
 TarotCore = tarot_core.TarotCore
 
@@ -21,6 +22,11 @@ FULL_DECK = (1 << 78) - 1
 HAND_SIZE = {3: 24, 4: 18, 5: 15}  # TAROT-DEAL-1
 BASE_FIXED = {"prise": 10, "garde": 40, "garde_sans": 80, "garde_contre": 160}  # TAROT-VAR-2
 POIGNEE_LEVELS = ("simple", "double", "triple")
+
+
+def cards_of(mask: int) -> list[int]:
+    """Card ids of a mask, lowest first."""
+    return TAROT_DECK.cards(mask)
 
 
 def trick_winner_index(cards: list[int]) -> int:
@@ -124,14 +130,21 @@ def from_state(state: Any, *, tt_bits: int = 20, poignee: int | None = None) -> 
         forbid = suit_mask & ~(1 << c)  # TAROT-CALL-6
     pt = state.petit_trick
     params = objective_params(state.contract, opts)
-    return TarotCore(
-        n, list(state.hands), state.leader, [c for _, c in state.trick], trick_no, total,
-        [state.side_of(s) for s in range(n)], att_pts=att_pts, att_bouts=att_bouts,
-        att_tricks=state.tricks_won[1], def_tricks=state.tricks_won[0],
-        petit_trick=-1 if pt is None else pt[0],
-        excuse_rule=0 if opts["excuse_last_trick"] == "changes_side" else 1,
-        forbid=forbid, poignee=poignee_total(state) if poignee is None else poignee,
-        chelem_announced=bool(state.chelem_announced), tt_bits=tt_bits, **params)
+    if poignee is None:
+        poignee = poignee_total(state)
+    if isinstance(poignee, bool) or not isinstance(poignee, int) or not 0 <= poignee <= 1000:
+        raise OptionError(f"poignée bonus must be an integer in 0..1000, got {poignee!r}")
+    try:
+        return TarotCore(
+            n, list(state.hands), state.leader, [c for _, c in state.trick], trick_no, total,
+            [state.side_of(s) for s in range(n)], att_pts=att_pts, att_bouts=att_bouts,
+            att_tricks=state.tricks_won[1], def_tricks=state.tricks_won[0],
+            petit_trick=-1 if pt is None else pt[0],
+            excuse_rule=0 if opts["excuse_last_trick"] == "changes_side" else 1,
+            forbid=forbid, poignee=poignee, chelem_announced=bool(state.chelem_announced),
+            tt_bits=tt_bits, **params)
+    except ValueError as e:
+        raise DealError(f"inconsistent tarot position: {e}") from None
 
 
 def legal_cards(state: Any) -> int:
