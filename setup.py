@@ -28,7 +28,8 @@ extensions = [
         [f"src_ext/{name}.pyx"],
         include_dirs=["src_ext", numpy.get_include()],
         extra_compile_args=compile_args,
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+        + ([("ATOUT_CHECKED", "1")] if CHECKED else []),  # cores' own invariant checks
     )
     # every src_ext/<name>.pyx becomes the extension module solver.<name>
     for name in sorted(os.path.splitext(os.path.basename(p))[0]

@@ -50,6 +50,21 @@ cdef extern from *:
     uint64_t atout_pext(uint64_t x, uint64_t m) nogil
     uint64_t atout_pext_sw(uint64_t x, uint64_t m) nogil
 
+cdef extern from *:
+    """
+    #include <stdio.h>
+    #include <stdlib.h>
+    #ifndef ATOUT_CHECKED
+    #define ATOUT_CHECKED 0
+    #endif
+    /* checked builds (ATOUT_BOUNDSCHECK=1): the core's invariants, fatal if broken */
+    static void tarot_invariant(int ok, const char* what) {
+        if (!ok) { fprintf(stderr, "tarot_core invariant broken: %s\\n", what); abort(); }
+    }
+    """
+    int ATOUT_CHECKED
+    void tarot_invariant(int ok, const char* what) nogil
+
 cdef enum:
     MAXP = 5
     MAXPLY = 80
@@ -237,6 +252,8 @@ cdef void legal_mask(Pos* p, uint64_t* out) noexcept nogil:
             out[0] = t
             out[1] = s
         return
+    if ATOUT_CHECKED:
+        tarot_invariant(led < 78 and w < 21 and p.ntrick < p.n, "legal_mask: trick state")
     follow = s & (SUIT0 << (14 * ((led - 22) // 14)))
     if follow:
         out[0] = ex                    # TAROT-PLAY-4.1 (+ EX, TAROT-EXC-1)
@@ -362,6 +379,11 @@ cdef void finish_trick(Pos* p) noexcept nogil:
 
 cdef inline void play_card(Pos* p, int c) noexcept nogil:
     cdef int seat = p.cur
+    if ATOUT_CHECKED:
+        tarot_invariant(0 <= c < NCARDS and p.ply < MAXPLY and not is_over(p),
+                        "play_card: card or ply out of range")
+        tarot_invariant((p.hand[seat][card_word(c)] & card_bit(c)) != 0,
+                        "play_card: card not in the hand of the seat to act")
     cdef Saved* sv = &p.saved[p.ply]
     sv.leader = p.leader
     sv.cur = p.cur
@@ -399,6 +421,8 @@ cdef inline void play_card(Pos* p, int c) noexcept nogil:
 
 
 cdef inline void undo_card(Pos* p) noexcept nogil:
+    if ATOUT_CHECKED:
+        tarot_invariant(p.ply > p.start_ply, "undo_card: nothing to undo")
     p.ply -= 1
     cdef Saved* sv = &p.saved[p.ply]
     cdef int c = p.played[p.ply]
