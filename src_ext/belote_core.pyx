@@ -1,4 +1,5 @@
 # cython: language_level=3
+# distutils: extra_compile_args = -fno-strict-aliasing
 """Belote / Coinche card-play core: bitboards, legal moves, tricks, playouts and the
 exact double-dummy search (rules: shared/rules/belote.md sections 2, 5, 6, 7 and
 coinche.md sections 2, 4).
@@ -246,6 +247,12 @@ cdef inline void pos_play(const Rules* r, Pos* p, int c) noexcept nogil:
         p.leader = p.win_seat
         p.trick_n = 0
         p.trick_pts = 0
+        p.win = 0                # a trick boundary looks the same however reached
+        p.win_seat = 0
+        p.trick[0] = 0
+        p.trick[1] = 0
+        p.trick[2] = 0
+        p.trick[3] = 0
 
 
 cdef inline int final_attack(const Rules* r, const Pos* p) noexcept nogil:
@@ -1338,3 +1345,14 @@ cdef class DDSolver:
         with nogil:
             g = ab_search(&self.s, self.s.p.ap - 1, value_hi(&self.s) + 1)
         return (g, self.s.nodes, not self.s.aborted)
+
+    def greedy(self) -> int:
+        """Diagnostics: value of the greedy line used as the first probe's guess."""
+        return greedy_value(&self.s)
+
+    def ordered_moves(self) -> list:
+        """Diagnostics: the search's move order at the loaded position (deck cards)."""
+        cdef int moves[8]
+        cdef int n = order_moves(&self.s, pos_legal(&self.s.r, &self.s.p),
+                                 pos_to_act(&self.s.p), -1, moves)
+        return [self.s.r.to_deck[moves[i]] for i in range(n)]
