@@ -1005,20 +1005,49 @@ cdef inline int melds_cached(Search* s, uint64_t m) noexcept nogil:
     return s.mc_val[i]
 
 
+cdef inline int matto_loser(const Search* s, const Pos* p) noexcept nogil:
+    """The side that may still lose one card of its pile through the Matto
+    (TAROC-MATTO-2/3/5), or -1: the Matto's side while it is in a hand, a scartino is
+    owed or the Matto sits with a side that has won no trick."""
+    cdef int i
+    for i in range(s.g.n):
+        if p.hand[i] & MATB:
+            return s.g.side[i]
+    for i in range(2):
+        if p.owed[i] or ((p.pile[i] & MATB) and p.won[i] == 0):
+            return i
+    return -1
+
+
+cdef inline int pays_pip(const Pos* p, int sd) noexcept nogil:
+    """Side ``sd`` would pay a debt with a pip (its pile holds one; pips come first
+    in both give orders) and cannot lose the Matto itself (it has won a trick)."""
+    return (p.pile[sd] & PIPS) != 0 and p.won[sd] > 0
+
+
 cdef inline int side_max(Search* s, const Pos* p, int sd, uint64_t rest,
-                         int mopen) noexcept nogil:
+                         int loser) noexcept nogil:
     """Upper bound of side ``sd``'s final total: it takes every remaining card, the
-    discard, the stock and the last trick (combinations are monotone in the pile);
-    with the Matto open also the opponents' pile for combinations and one card."""
+    discard, the stock and the last trick (combinations are monotone in the pile),
+    and, if the opponents may still pay a Matto debt, their card (a pip, or any card
+    of their pile for combinations)."""
     cdef uint64_t m = p.pile[sd] | rest
-    return (s.g.decl_half[sd] + 2 * melds_cached(s, m | (p.pile[1 - sd] if mopen else 0))
-            + pile_half(m) + (9 if mopen else 0) + LAST_HALF)
+    if loser == 1 - sd:
+        if pays_pip(p, 1 - sd):
+            return (s.g.decl_half[sd] + 2 * melds_cached(s, m) + pile_half(m) + 1
+                    + LAST_HALF)
+        return (s.g.decl_half[sd] + 2 * melds_cached(s, m | p.pile[1 - sd]) + pile_half(m)
+                + 9 + LAST_HALF)
+    return s.g.decl_half[sd] + 2 * melds_cached(s, m) + pile_half(m) + LAST_HALF
 
 
-cdef inline int side_min(Search* s, const Pos* p, int sd, int mopen) noexcept nogil:
-    """Lower bound of side ``sd``'s final total: only its pile (minus one card and
-    its combinations while the Matto is open)."""
-    if mopen:
+cdef inline int side_min(Search* s, const Pos* p, int sd, int loser) noexcept nogil:
+    """Lower bound of side ``sd``'s final total: only its pile, minus the card it may
+    still pay through the Matto (a pip, else any card: then no combination counted)."""
+    if loser == sd:
+        if pays_pip(p, sd):
+            return (s.g.decl_half[sd] + 2 * melds_cached(s, p.pile[sd])
+                    + pile_half(p.pile[sd]) - 1)
         return s.g.decl_half[sd] + pile_half(p.pile[sd]) - 9
     return s.g.decl_half[sd] + 2 * melds_cached(s, p.pile[sd]) + pile_half(p.pile[sd])
 
@@ -1057,7 +1086,7 @@ cdef int search(Search* s, int beta) noexcept nogil:
                 return e.ub + rel
             ttmove = e.move
         if s.bounds:    # sure-point bounds
-            bo = matto_open(p)
+            bo = matto_loser(s, p)
             rest = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | s.g.discard | s.g.stock
             v = side_max(s, p, 1, rest, bo) - side_min(s, p, 0, bo)
             if v < beta:
