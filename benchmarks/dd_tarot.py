@@ -12,6 +12,28 @@ counts at the deadline, so percentiles are lower bounds when ``complete`` < 1. N
 
 Targets (project brief, single core): 4p full-deal median <= 50 ms and p99 <= 2 s;
 3p and 5p median <= 100 ms. ``run(quick)`` returns one flat row per (players, task).
+
+Optimisation log (nodes are deterministic; 20 endgames "4p, 9 tricks left", seeded
+random play from seeds 1000+i, garde sans, taker i % 4; same values at every step):
+
+==========================================================  ===========
+step                                                        total nodes
+==========================================================  ===========
+boolean null-window probes, bisection, TT keyed with P0      39,309,165
+TT without P0, bounds valid relative to points taken         28,973,726
+fail-soft probes (bisection jumps to the proven bound)       18,640,060
+sure-trick bounds (top trump -> no chelem for the other)     18,549,418
+TT key up to relative ranks (pext of hands on live cards)     8,468,188
+killer moves (rejected)                                      24,710,312
+MTD(f) from the move-ordering line's value (rejected)         8,533,318
+==========================================================  ===========
+
+Ablations (4p, 8 tricks left, before the relative-rank key: 3.37M nodes with all on):
+no move ordering 11.9M, no merging of equivalent cards 15.2M, no static bounds 13.5M.
+First-move cutoffs are 97% of cutoffs; TT hit rate 88% (4p, 10 tricks); 2**16 / 2**20
+/ 2**23 entries: 16.2M / 13.8M / 13.8M nodes. Growth (4p, median nodes): 6 tricks left
+760, 8: 21k, 10: 730k, 11: 3.5M -- about x5 per trick, so a full 18-trick deal is out
+of reach of exact search at ~10M nodes/s.
 """
 
 from __future__ import annotations
