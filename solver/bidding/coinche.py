@@ -108,8 +108,9 @@ class CoincheEvaluator:
         if mode == "dd":
             r = ddb.solve_position(pos, rules)
             pts = r.value
-            gen = None
-            if self.opts["allow_generale"]:
+            gen = False
+            # générale (the taker alone wins all 8 tricks) implies a capot: only then search
+            if self.opts["allow_generale"] and pts == CAPOT_PTS:
                 s = ddb._load(pos, rules, ddb.DEFAULT_TT_BITS)
                 ok, _n, complete = s.generale(0, 0.0)
                 gen = bool(ok) if complete else False
