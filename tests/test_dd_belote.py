@@ -276,8 +276,14 @@ def test_node_budget_and_deadline_stop():
     assert not part.complete and part.value is None and part.stopped == "node_budget"
     assert part.lower <= full.value <= part.upper
     assert part.nodes <= 51
+    dd._solver(dd.DEFAULT_TT_BITS).new_generation()
+    timed = dd.solve(st, deadline=1e-9)
+    assert not timed.complete and timed.stopped == "deadline"
+    assert timed.lower <= full.value <= timed.upper
     with pytest.raises(OptionError):
         dd.solve(st, node_budget=0)
+    with pytest.raises(OptionError):
+        dd.solve(st, deadline=0)
     with pytest.raises(OptionError):
         dd.solve(st, tt_bits=40)
 
