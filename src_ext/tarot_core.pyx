@@ -86,9 +86,7 @@ cdef uint64_t JACKS1 = 0
 cdef int PTS[78]          # doubled card values (TAROT-DECK-4)
 cdef int IS_BOUT[78]      # TAROT-DECK-3
 cdef int R2[4]            # doubled required points R(B) (TAROT-COUNT-2)
-cdef uint64_t ZOB[MAXP][NCARDS]
 cdef uint64_t ZLEAD[MAXP]
-cdef uint64_t ZPTS[512]
 cdef uint64_t ZMISC[64]
 
 
@@ -123,10 +121,6 @@ cdef void _init_tables():
     R2[3] = 72
     for p in range(MAXP):
         ZLEAD[p] = _splitmix(&seed)
-        for c in range(NCARDS):
-            ZOB[p][c] = _splitmix(&seed)
-    for c in range(512):
-        ZPTS[c] = _splitmix(&seed)
     for c in range(64):
         ZMISC[c] = _splitmix(&seed)
 
@@ -204,7 +198,6 @@ cdef struct Pos:
     int excuse_rule    # 0 = changes_side (TAROT-EXC-5), 1 = to_trick_winner
     int restrict_first # TAROT-CALL-6 active for the opening lead
     uint64_t forbid[2] # cards the opening lead may not be
-    uint64_t hash      # Zobrist hash of (seat, card) for cards still in hands
     int played[MAXPLY]
     Saved saved[MAXPLY]
     # objective (TAROT-SCORE-1 / TAROT-VAR-2)
@@ -404,7 +397,6 @@ cdef inline void play_card(Pos* p, int c) noexcept nogil:
     else:
         p.hand[seat][1] &= ~(<uint64_t>1 << (c - 22))
         p.live[1] &= ~(<uint64_t>1 << (c - 22))
-    p.hash ^= ZOB[seat][c]
     p.played[p.ply] = c
     p.ply += 1
     p.ntrick += 1
@@ -446,7 +438,6 @@ cdef inline void undo_card(Pos* p) noexcept nogil:
     else:
         p.hand[seat][1] |= <uint64_t>1 << (c - 22)
         p.live[1] |= <uint64_t>1 << (c - 22)
-    p.hash ^= ZOB[seat][c]
 
 
 cdef inline int f_points(Pos* p, int pts, int bouts) noexcept nogil:
@@ -691,8 +682,6 @@ cdef class TarotCore:
             self.p.live[0] |= self.p.hand[i][0]
             self.p.live[1] |= self.p.hand[i][1]
             self.p.side[i] = 1 if sides[i] else 0
-            for c in _bits(h):
-                self.p.hash ^= ZOB[i][c]
         for i, c in enumerate(trick):
             if not 0 <= c < NCARDS:
                 raise ValueError("card out of range")
@@ -1215,17 +1204,6 @@ def pext(uint64_t x, uint64_t m, bint software=False):
 
 def _popcount(mask):
     return bin(mask).count("1")
-
-
-def _bits(mask):
-    out = []
-    i = 0
-    while mask:
-        if mask & 1:
-            out.append(i)
-        mask >>= 1
-        i += 1
-    return out
 
 
 def trick_winner(cards):
