@@ -171,8 +171,8 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
              tt_bits: int = DEFAULT_TT_BITS) -> dict[tuple[int, str], DDResult]:
     """DD value of every seat as taker in garde sans (dog to the attack) and garde
     contre (dog to the defence), eldest hand leading. With 5 players the taker calls
-    the card (TAROT-CALL-2) that maximises his value (``DDResult.called``). Limits
-    apply per solve."""
+    the card (TAROT-CALL-2) that maximises his own score (2T with a partner, 4T alone,
+    TAROT-SCORE-6; ``DDResult.called``). Limits apply per solve."""
     from ..games import tarot as rules
 
     opts = rules.resolve_options(options)
@@ -186,6 +186,7 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
             if n == 5:
                 calls = list(_calls(hands, taker)) or [None]
             best: DDResult | None = None
+            best_score = None
             for called in calls:
                 partner = None
                 if called is not None:
@@ -196,8 +197,11 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
                                                aside=aside, dealer=dealer, options=opts)
                 res = solve(st, node_budget, deadline, tt_bits, line=False)
                 res.called = called
-                if best is None or (res.value is not None and
-                                    (best.value is None or res.value > best.value)):
-                    best = res
+                score = None
+                if res.value is not None:
+                    score = res.value * (2 if partner is not None else 4 if n == 5 else 1)
+                if best is None or (score is not None and
+                                    (best_score is None or score > best_score)):
+                    best, best_score = res, score
             out[(taker, contract)] = best
     return out
