@@ -1073,6 +1073,13 @@ cdef int search(Search* s, int beta) noexcept nogil:
     if p.trick_n == 0:
         if (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) == 0:
             return final_value(&s.g, p)
+        if popcount64(p.hand[p.leader]) == 1:   # last trick: no choice left
+            saved = p[0]
+            for i in range(s.g.n):
+                pos_play(&s.g, p, lowest_bit(p.hand[(p.leader + p.trick_n) % s.g.n]))
+            v = final_value(&s.g, p)
+            p[0] = saved
+            return v
         rel = pile_half(p.pile[1]) - pile_half(p.pile[0])
         rel1 = make_key(s, hk)
         info = p.leader | (key_flags(p) << 2)
