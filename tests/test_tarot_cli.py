@@ -50,9 +50,12 @@ def test_deal_command():
     assert len(dog.split()) == 6
 
 
-def test_bad_player_count_is_one_error_line():
+def test_bad_player_count_is_one_error_line(tmp_path):
+    # run outside the source tree so that the installed package (with its compiled
+    # core) is imported, as for a user
     proc = subprocess.run([sys.executable, "-m", "solver.cli", "deal", "tarot",
-                           "--players", "9"], capture_output=True, text=True, timeout=60)
+                           "--players", "9"], capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path)
     assert proc.returncode != 0
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and proc.stdout == ""
