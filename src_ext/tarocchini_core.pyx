@@ -24,6 +24,8 @@ from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from bitboard cimport popcount64, lowest_bit, highest_bit
 
+from solver.errors import DealError, IllegalMoveError   # user errors (never in hot code)
+
 DEF NCARDS = 62
 DEF MAT = 61
 DEF BAG = 40
@@ -562,9 +564,14 @@ cdef uint64_t to_deck(uint64_t core_mask):
     return out
 
 
-cdef void game_init(Game* g, int n, side, uint64_t discard, int discard_side,
-                    uint64_t stock, decl, bint multi, int maxc):
+cdef int game_init(Game* g, int n, side, uint64_t discard, int discard_side,
+                   uint64_t stock, decl, bint multi, int maxc) except -1:
     cdef int i
+    # the Python face validates; these guards only keep the core memory-safe
+    if n not in (3, 4) or len(side) < n or discard_side not in (0, 1):
+        raise DealError("core game: n must be 3 or 4 with a side for each seat")
+    if any(int(side[i]) not in (0, 1) for i in range(n)):
+        raise DealError("core game: sides are 0 or 1")
     g.n = n
     for i in range(4):
         g.side[i] = int(side[i]) if i < n else 0
@@ -577,8 +584,15 @@ cdef void game_init(Game* g, int n, side, uint64_t discard, int discard_side,
     g.maxc = maxc
 
 
-cdef void pos_init(Pos* p, hands, trick, int leader, piles, owed, won, int last_side):
+cdef int pos_init(Pos* p, int n, hands, trick, int leader, piles, owed, won,
+                  int last_side) except -1:
     cdef int i
+    if not 0 <= leader < n or len(trick) >= n or len(hands) > 4 or last_side not in (-1, 0, 1):
+        raise DealError("core position: leader, trick or last side out of range")
+    if any(not 0 <= int(c) < 62 for c in trick):
+        raise DealError("core position: trick card out of range")
+    if any(popcount64(<uint64_t>h) > 20 for h in hands):
+        raise DealError("core position: at most 20 cards per hand")
     for i in range(4):
         p.hand[i] = to_core(hands[i]) if i < len(hands) else 0
     p.trick_n = len(trick)
@@ -595,11 +609,15 @@ cdef void pos_init(Pos* p, hands, trick, int leader, piles, owed, won, int last_
 
 def deck_to_core(int deck_card) -> int:
     """Core bit of a deck card index."""
+    if not 0 <= deck_card < 62:
+        raise IllegalMoveError(f"card index {deck_card} out of range 0..61")
     return DECK2CORE[deck_card]
 
 
 def core_to_deck(int core_card) -> int:
     """Deck index of a core bit."""
+    if not 0 <= core_card < 62:
+        raise IllegalMoveError(f"core bit {core_card} out of range 0..61")
     return CORE2DECK[core_card]
 
 
@@ -630,7 +648,7 @@ cdef class TarocchiniCore:
 
     def set_position(self, hands, trick, int leader, piles=(0, 0), owed=(0, 0),
                      won=(0, 0), int last_side=-1):
-        pos_init(&self.p, hands, trick, leader, piles, owed, won, last_side)
+        pos_init(&self.p, self.g.n, hands, trick, leader, piles, owed, won, last_side)
         self.nhist = 0
 
     def to_act(self) -> int:
@@ -651,6 +669,8 @@ cdef class TarocchiniCore:
         return -1 if i < 0 else (self.p.leader + i) % self.g.n
 
     def hand(self, int seat) -> int:
+        if not 0 <= seat < self.g.n:
+            raise IllegalMoveError(f"seat must be 0..{self.g.n - 1}, got {seat}")
         return to_deck(self.p.hand[seat])
 
     def piles(self) -> list:
@@ -670,20 +690,23 @@ cdef class TarocchiniCore:
         return to_deck(legal_mask(&self.g, &self.p))
 
     def play(self, int deck_card):
-        """Play a card (the caller checks legality; the face does)."""
-        cdef int c = DECK2CORE[deck_card]
+        """Play a card of the seat to act (IllegalMoveError if it is not legal)."""
+        cdef int c
         cdef int seat = (self.p.leader + self.p.trick_n) % self.g.n
         if self.nhist >= MAXPLY:
-            raise IndexError("too many plies")
+            raise IllegalMoveError("too many plies")
+        if not 0 <= deck_card < 62:
+            raise IllegalMoveError(f"card index {deck_card} out of range 0..61")
+        c = DECK2CORE[deck_card]
         if not (legal_mask(&self.g, &self.p) >> c) & 1:
-            raise ValueError(f"card {deck_card} is not legal for seat {seat}")
+            raise IllegalMoveError(f"card {deck_card} is not legal for seat {seat}")
         self.hist[self.nhist] = self.p
         self.nhist += 1
         pos_play(&self.g, &self.p, c)
 
     def undo(self):
         if self.nhist == 0:
-            raise IndexError("nothing to undo")
+            raise IllegalMoveError("nothing to undo")
         self.nhist -= 1
         self.p = self.hist[self.nhist]
 
@@ -1265,7 +1288,7 @@ cdef class DDSolver:
 
     def set_position(self, hands, trick, int leader, piles=(0, 0), owed=(0, 0),
                      won=(0, 0), int last_side=-1):
-        pos_init(&self.s.p, hands, trick, leader, piles, owed, won, last_side)
+        pos_init(&self.s.p, self.s.g.n, hands, trick, leader, piles, owed, won, last_side)
         self.s.gen += 1
 
     def reset_stats(self):
@@ -1281,6 +1304,8 @@ cdef class DDSolver:
     def solve(self, int guess, long long node_budget, double deadline) -> tuple:
         """(value, lower, upper, nodes, complete) of the loaded position."""
         cdef int lo, hi, v
+        if self.s.g.n == 0:
+            raise DealError("DDSolver: configure() and set_position() first")
         self.s.nodes = 0
         self.s.aborted = 0
         self.s.budget = node_budget
@@ -1292,6 +1317,8 @@ cdef class DDSolver:
     def solve_cards(self, long long node_budget, double deadline) -> tuple:
         """([(deck card, lower, upper)], nodes, complete): every legal card's value
         (exact when lower == upper)."""
+        if self.s.g.n == 0:
+            raise DealError("DDSolver: configure() and set_position() first")
         cdef uint64_t legal = legal_mask(&self.s.g, &self.s.p)
         cdef Pos saved = self.s.p
         cdef int c, lo, hi, guess = 0, first = 1

@@ -15,7 +15,7 @@ import pytest
 
 from solver.cards import TAROCCHINI_DECK as DECK
 from solver.core import tarocchini as ct
-from solver.errors import DealError, OptionError
+from solver.errors import DealError, IllegalMoveError, OptionError
 from solver.games import tarocchini as tg
 from solver.games.tarocchini_melds import best_combinations
 
@@ -220,9 +220,11 @@ def test_core_rejects_illegal_card():
     game = ct.make_game(4, OTTO_SIDES)
     core = ct.core_of(game, ct.make_position(game, fill(1, "KS 6S T5", "9S", 0), cards("9S"),
                                              leader=0))
-    with pytest.raises(ValueError):
+    with pytest.raises(IllegalMoveError):
         core.play(DECK.card("T5"))
-    with pytest.raises(IndexError):
+    with pytest.raises(IllegalMoveError):
+        core.play(70)
+    with pytest.raises(IllegalMoveError):
         core.undo()
 
 
