@@ -124,8 +124,9 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
 @click.option("--no-line", is_flag=True, help="Skip the optimal line.")
 @click.option("--node-budget", type=click.IntRange(1), default=None,
               help="Stop each search after this many nodes.")
-@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
-              help="Stop each search after this many seconds.")
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=120.0,
+              show_default=True,
+              help="Stop each search after this many seconds (it then says so).")
 @click.option("--tt-bits", type=click.IntRange(4, 28), default=None,
               help="Transposition table size: 2**bits entries.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")

@@ -112,7 +112,8 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     if a.get("value") is not None:
         lines.append(f"position value: {a['value']}  (nodes {a['nodes']:,})")
     else:
-        lines.append("a search limit stopped the solver: some values are unknown")
+        lines.append("a search limit stopped the solver: some values are unknown "
+                     "(raise --deadline or --node-budget, or pick a later position with --at)")
     if a.get("line"):
         lines.append("optimal line (one trick per group):")
         toks = a["line"]
