@@ -21,6 +21,11 @@ from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
 from .heuristic import HeuristicAgent
 
+# Node budget per world when the agent gives none (None: no limit). In budget, worlds
+# are solved exactly; a world whose search hits the budget is left out, and when no
+# world finishes the heuristic player chooses (stated in ``last_stats``).
+DEFAULT_NODE_BUDGET = {"tarot": 300_000, "tarocchini": 300_000}
+
 
 def seat_sign(world: GameState, seat: int) -> int:
     """+1 if the DD value (the attack's) is ``seat``'s own gain, -1 otherwise."""
@@ -48,6 +53,18 @@ class _CardAgent(Agent):
         self.tt_bits = tt_bits
         self.bidding = bidding
         self.bid_samples = bid_samples
+
+    def budget(self, state: GameState) -> int | None:
+        """Node budget per DD call: the agent's, or the game's default (full Tarot and
+        Tarocchini deals are out of reach of an exact search early in the deal)."""
+        if self.node_budget is not None:
+            return self.node_budget
+        return DEFAULT_NODE_BUDGET.get(state.game)
+
+    def fallback(self, state: GameState, seat: int, cards: list[Move]) -> Move:
+        """The heuristic player's card, when no exact search finished in budget."""
+        move = self.helper.choose(state, seat)
+        return move if move in cards else cards[0]
 
     def _simulated_decision(self, state: GameState, seat: int) -> Move | None:
         """A non-card decision from the game's bid analysis, or None to fall back."""
@@ -106,32 +123,41 @@ class PimcAgent(_CardAgent):
         self.last_stats: dict[str, Any] = {}
 
     def card_values(self, state: GameState, seat: int, cards: list[Move]
-                    ) -> dict[Move, float]:
-        """Aggregated value of each card over the sampled worlds (seat's point of view)."""
+                    ) -> dict[Move, float] | None:
+        """Aggregated value of each card over the sampled worlds (seat's point of view);
+        None when no world could be solved within the node budget."""
         start = time.monotonic()
         worlds = constraints.sample_worlds(state, seat, self.worlds,
                                            seed=self.rng.randrange(1 << 62))
         totals = {m: 0.0 for m in cards}
-        used = 0
+        used = skipped = 0
+        budget = self.budget(state)
         for w in worlds:
             if self.seconds is not None and used and time.monotonic() - start > self.seconds:
                 break
+            if skipped >= 3 and not used:
+                break  # the search is out of reach at this point of the deal
             sign = seat_sign(w, seat)
-            values = dd.solve_cards(w, node_budget=self.node_budget, tt_bits=self.tt_bits)
+            values = dd.solve_cards(w, node_budget=budget, tt_bits=self.tt_bits)
             if any(r.value is None for r in values.values()):
+                skipped += 1
                 continue  # budget hit in this world: skip it rather than guess
             best = max(sign * r.value for r in values.values())
             for m in cards:
                 v = sign * values[m].value
                 totals[m] += v if self.objective == "mean" else (v >= best) + (v > 0)
             used += 1
-        self.last_stats = {"worlds": used, "time": time.monotonic() - start}
+        self.last_stats = {"worlds": used, "skipped": skipped,
+                           "time": time.monotonic() - start}
         if not used:
-            return {m: 0.0 for m in cards}
+            return None
         return {m: t / used for m, t in totals.items()}
 
     def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
         values = self.card_values(state, seat, cards)
+        if values is None:
+            self.last_stats["fallback"] = "heuristic"
+            return self.fallback(state, seat, cards)
         return max(cards, key=lambda m: (values[m], -cards.index(m)))
 
 
@@ -142,5 +168,7 @@ class OracleAgent(_CardAgent):
 
     def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
         sign = seat_sign(state, seat)
-        values = dd.solve_cards(state, node_budget=self.node_budget, tt_bits=self.tt_bits)
-        return max(cards, key=lambda m: (sign * (values[m].value or 0), -cards.index(m)))
+        values = dd.solve_cards(state, node_budget=self.budget(state), tt_bits=self.tt_bits)
+        if any(values[m].value is None for m in cards):
+            return self.fallback(state, seat, cards)
+        return max(cards, key=lambda m: (sign * values[m].value, -cards.index(m)))
