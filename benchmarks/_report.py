@@ -97,3 +97,17 @@ def run_modules(prefix: str, quick: bool, only: list[str] | None) -> dict[str, l
             traceback.print_exc()
             sections[game] = [{"game": game, "error": f"{type(e).__name__}: {e}"}]
     return sections
+
+
+def runner_main(kind: str, title: str) -> None:
+    """Command line of benchmarks/<kind>_speed.py: run every <kind>_<game>.py module."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=f"{title}: runs benchmarks/{kind}_<game>.py "
+                                     "and appends the tables to benchmarks/RESULTS.md")
+    parser.add_argument("games", nargs="*", help="only these games (default: all)")
+    parser.add_argument("--quick", action="store_true", help="short run (smoke test)")
+    parser.add_argument("--no-append", action="store_true", help="do not write RESULTS.md")
+    args = parser.parse_args()
+    sections = run_modules(kind, args.quick, args.games or None)
+    report(title + (" (quick)" if args.quick else ""), sections, append=not args.no_append)

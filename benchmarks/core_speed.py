@@ -1,24 +1,10 @@
-"""Core speed (legal moves, playouts) for every game: runs each benchmarks/core_<game>.py and appends the tables
-to benchmarks/RESULTS.md.
+"""Core speed (legal moves, playouts) for every game: runs each benchmarks/core_<game>.py and
+appends the tables to benchmarks/RESULTS.md.
 
 Usage: python benchmarks/core_speed.py [--quick] [--no-append] [GAME ...]
 """
 
-import argparse
-
-from _report import report, run_modules
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("games", nargs="*", help="only these games (default: all)")
-    parser.add_argument("--quick", action="store_true", help="short run (smoke test)")
-    parser.add_argument("--no-append", action="store_true", help="do not write RESULTS.md")
-    args = parser.parse_args()
-    sections = run_modules("core", args.quick, args.games or None)
-    report("Core speed (legal moves, playouts)" + (" (quick)" if args.quick else ""), sections,
-           append=not args.no_append)
-
+from _report import runner_main
 
 if __name__ == "__main__":
-    main()
+    runner_main("core", "Core speed (legal moves, playouts)")

@@ -1,24 +1,10 @@
-"""Double-dummy solver speed for every game: runs each benchmarks/dd_<game>.py and appends the tables
-to benchmarks/RESULTS.md.
+"""Double-dummy solver speed for every game: runs each benchmarks/dd_<game>.py and
+appends the tables to benchmarks/RESULTS.md.
 
 Usage: python benchmarks/dd_speed.py [--quick] [--no-append] [GAME ...]
 """
 
-import argparse
-
-from _report import report, run_modules
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("games", nargs="*", help="only these games (default: all)")
-    parser.add_argument("--quick", action="store_true", help="short run (smoke test)")
-    parser.add_argument("--no-append", action="store_true", help="do not write RESULTS.md")
-    args = parser.parse_args()
-    sections = run_modules("dd", args.quick, args.games or None)
-    report("Double-dummy solver speed" + (" (quick)" if args.quick else ""), sections,
-           append=not args.no_append)
-
+from _report import runner_main
 
 if __name__ == "__main__":
-    main()
+    runner_main("dd", "Double-dummy solver speed")
