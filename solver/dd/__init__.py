@@ -46,3 +46,20 @@ def solve_cards(state, **limits):
 def principal_variation(state, **limits):
     """An optimal line of play from ``state`` to the end of the deal."""
     return module_for(state.game).principal_variation(state, **limits)
+
+
+def check_limits(node_budget: int | None, deadline: float | None, tt_bits: int) -> None:
+    """Validate search limits (shared by the per-game modules)."""
+    if node_budget is not None and (not isinstance(node_budget, int) or node_budget <= 0):
+        raise OptionError(f"node_budget must be a positive integer, got {node_budget!r}")
+    if deadline is not None and not deadline > 0:
+        raise OptionError(f"deadline must be a positive number of seconds, got {deadline!r}")
+    if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 28:
+        raise OptionError(f"tt_bits must be an integer in 4..28, got {tt_bits!r}")
+
+
+def stopped_reason(complete: bool, node_budget: int | None, nodes: int) -> str | None:
+    """Why an incomplete search stopped: 'node_budget' or 'deadline' (None if complete)."""
+    if complete:
+        return None
+    return "node_budget" if node_budget is not None and nodes >= node_budget else "deadline"

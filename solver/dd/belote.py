@@ -35,6 +35,8 @@ from ..core.belote import (
 )
 from ..errors import DealError, OptionError
 from ..games.base import Move
+from . import check_limits as _check_limits
+from . import stopped_reason as _stopped
 
 STRAINS = ("S", "H", "D", "C", "TA", "SA")
 DEFAULT_TT_BITS = 18
@@ -80,26 +82,11 @@ def _solver(tt_bits: int) -> DDSolver:
     return DDSolver(tt_bits)
 
 
-def _check_limits(node_budget: int | None, deadline: float | None, tt_bits: int) -> None:
-    if node_budget is not None and (not isinstance(node_budget, int) or node_budget <= 0):
-        raise OptionError(f"node_budget must be a positive integer, got {node_budget!r}")
-    if deadline is not None and not deadline > 0:
-        raise OptionError(f"deadline must be a positive number of seconds, got {deadline!r}")
-    if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 28:
-        raise OptionError(f"tt_bits must be an integer in 4..28, got {tt_bits!r}")
-
-
 def _load(position: Position, rules: PlayRules, tt_bits: int) -> DDSolver:
     s = _solver(tt_bits)
     s.configure(*rules.args())
     s.set_position(*position.args())
     return s
-
-
-def _stopped(complete: bool, node_budget: int | None, nodes: int) -> str | None:
-    if complete:
-        return None
-    return "node_budget" if node_budget is not None and nodes >= node_budget else "deadline"
 
 
 def _belote_of_state(state: Any) -> list[int]:
