@@ -221,6 +221,20 @@ ctypedef struct Undo:
     int t0, t1, t2, t3
 
 
+cdef inline void pos_copy(Pos* dst, const Pos* src) noexcept nogil:
+    # Copy as seven 64-bit words: a plain struct assignment compiled to byte and
+    # 16-byte moves that stall store forwarding (measured: ~12% of the search time).
+    cdef uint64_t* d = <uint64_t*>dst
+    cdef const uint64_t* q = <const uint64_t*>src
+    d[0] = q[0]
+    d[1] = q[1]
+    d[2] = q[2]
+    d[3] = q[3]
+    d[4] = q[4]
+    d[5] = q[5]
+    d[6] = q[6]
+
+
 cdef inline int pos_to_act(const Pos* p) noexcept nogil:
     return (p.leader + p.trick_n) & 3
 
@@ -964,12 +978,12 @@ cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
     maximize = (seat & 1) == p.attack
     best = -1 if maximize else 100000
     bm = moves[0]
-    saved = p[0]
+    pos_copy(&saved, p)
     for i in range(nm):
         c = moves[i]
         pos_play(r, p, c)
         g = ab_search(s, alpha, beta)
-        p[0] = saved
+        pos_copy(p, &saved)
         if s.aborted:
             return 0
         if maximize:
@@ -1049,13 +1063,13 @@ cdef int gen_search(Search* s) noexcept nogil:
         return 0
     maximize = (seat & 1) == p.attack
     res = 0 if maximize else 1
-    saved = p[0]
+    pos_copy(&saved, p)
     c = moves[0]
     for i in range(nm):
         c = moves[i]
         pos_play(r, p, c)
         g = gen_search(s)
-        p[0] = saved
+        pos_copy(p, &saved)
         if s.aborted:
             return 0
         if maximize and g:
@@ -1129,6 +1143,10 @@ cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
     lo_out[0] = lo
     hi_out[0] = hi
     return lo
+
+
+if sizeof(Pos) != 56:   # pos_copy copies seven 64-bit words
+    raise ImportError("belote_core: unexpected Pos layout")
 
 
 cdef class DDSolver:
