@@ -237,7 +237,7 @@ def test_capot_and_generale():
     st2 = coinche_game.CoincheState.from_play(hands, 1, 2, dealer=3)
     r2 = dd.solve(st2)
     assert r2.capot and r2.generale is False and table["H"][0]["generale"][2] is False
-    assert res.time == res.seconds
+    assert res.seconds > 0 and not hasattr(res, "time")
     assert table["H"][1]["points"] == 0
     st_b = belote_game.BeloteState.from_play(hands, 1, 0, dealer=3,
                                              options={"capot_points": 250})

@@ -3,13 +3,19 @@
 Each game has a module ``solver.dd.<game>`` exposing the same functions, dispatched here
 by the state's game:
 
-* ``solve(state, **limits) -> DDResult`` — exact value of the position;
-* ``solve_cards(state, **limits) -> dict[Move, DDResult]`` — value of every legal card;
+* ``solve(state, **limits) -> DDResult`` — exact value of the position (a per-game
+  subclass of :class:`DDResult`: ``BeloteResult``, ``TarotResult``, ``TarocchiniResult``);
+* ``solve_cards(state, **limits) -> dict[Move, CardResult]`` — value of every legal card;
 * ``principal_variation(state, **limits) -> list[Move]`` — an optimal line of play;
 * ``dd_table(...)`` — per game, see the module.
 
+Every result has the fields of :class:`DDResult` (``solver.dd.result``): ``value``,
+``lower``, ``upper``, ``nodes``, ``complete``, ``seconds``, ``stopped``, ``tt_hits``,
+``tt_probes``.
+
 Limits: ``node_budget``, ``deadline`` (seconds), ``tt_bits`` (transposition table size
-2**tt_bits entries). A search that hits a limit says so (``DDResult.complete`` False).
+2**tt_bits entries). A search that hits a limit says so (``complete`` False, ``value``
+None, the proven ``[lower, upper]`` and the ``stopped`` reason).
 """
 
 from __future__ import annotations
@@ -18,6 +24,10 @@ import importlib
 from types import ModuleType
 
 from ..errors import OptionError
+from .result import CardResult, DDResult
+
+__all__ = ["CardResult", "DDResult", "check_limits", "module_for", "principal_variation",
+           "solve", "solve_cards", "stopped_reason"]
 
 DD_MODULES = {
     "tarot": "solver.dd.tarot",

@@ -9,7 +9,7 @@ Belote-rebelote is **not** part of the searched value: BELOTE-BR-3 /
 COINCHE-SCORE-6 make it a fixed 20 for the holder's team whatever the play (it only
 depends on who holds trump K+Q, which play cannot change; declaring is never worse,
 so the DD model assumes every holder declares).  It is reported beside the value
-(``DDResult.belote``) and added by ``par`` where the contract test needs it.
+(``BeloteResult.belote``) and added by ``par`` where the contract test needs it.
 
 The search itself lives in the Cython core (``solver.belote_core.DDSolver``):
 null-window fail-soft alpha-beta driven by bisection/MTD(f) over the point range, a
@@ -20,7 +20,7 @@ seat on lead and the capot flag, merged equivalent cards and heuristic move orde
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from typing import Any
 
@@ -37,43 +37,26 @@ from ..errors import DealError, OptionError
 from ..games.base import Move
 from . import check_limits as _check_limits
 from . import stopped_reason as _stopped
+from .result import CardResult, DDResult
 
 STRAINS = ("S", "H", "D", "C", "TA", "SA")
 DEFAULT_TT_BITS = 18
 
 
-@dataclass
-class DDResult:
-    """Result of one double-dummy search.
+@dataclass(repr=False)
+class BeloteResult(DDResult):
+    """Result of one Belote/Coinche double-dummy search: the common fields of
+    :class:`DDResult` (``value`` = attack's final card points) and
 
-    ``value``: attack's final card points (exact when ``complete``; else None and the
-    proven interval is ``[lower, upper]``); ``nodes`` searched; ``seconds`` spent;
-    ``capot``: the attack can force winning every trick (None if unknown);
-    ``generale``: the taker alone can force winning every trick (None if unknown or
-    not computed); ``belote``: fixed belote points per team (team 0 = seats 0/2), not
-    part of ``value``."""
+    ``attack``: the attack's team (0 = seats 0/2); ``capot``: the attack can force
+    winning every trick (None if unknown); ``belote``: fixed belote points per team,
+    not part of ``value``; ``generale``: the taker alone can force winning every trick
+    (None if unknown or not computed)."""
 
-    value: int | None
-    lower: int
-    upper: int
-    nodes: int
-    complete: bool
-    seconds: float
     attack: int = 0
     capot: bool | None = None
     belote: list[int] = field(default_factory=lambda: [0, 0])
-    stopped: str | None = None  # 'node_budget' or 'deadline' when the search stopped
     generale: bool | None = None
-
-    @property
-    def time(self) -> float:
-        """Seconds spent (alias of ``seconds``)."""
-        return self.seconds
-
-    def __repr__(self) -> str:
-        v = self.value if self.complete else f"[{self.lower},{self.upper}]"
-        return (f"DDResult(value={v}, nodes={self.nodes}, complete={self.complete}, "
-                f"seconds={self.seconds:.4f})")
 
 
 @lru_cache(maxsize=4)
@@ -99,13 +82,14 @@ def _belote_of_state(state: Any) -> list[int]:
 
 def solve_position(position: Position, rules: PlayRules, node_budget: int | None = None,
                    deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
-                   belote: list[int] | None = None) -> DDResult:
+                   belote: list[int] | None = None) -> BeloteResult:
     """Exact value of a validated position (see the module docstring for the objective)."""
     _check_limits(node_budget, deadline, tt_bits)
     s = _load(position, rules, tt_bits)
     t = time.perf_counter()
     value, lo, hi, nodes, complete = s.solve(-1, node_budget or 0, deadline or 0.0)
     dt = time.perf_counter() - t
+    stats = s.stats()  # counters of this search (the générale search resets them)
     capot = None
     if complete:
         capot = position.attack_all and value == rules.capot_points
@@ -121,13 +105,15 @@ def solve_position(position: Position, rules: PlayRules, node_budget: int | None
         nodes += n
         generale = bool(ok) if done else None
         dt = time.perf_counter() - t
-    return DDResult(value if complete else None, lo, hi, nodes, complete, dt,
-                    position.taker % 2, capot, list(belote or [0, 0]),
-                    _stopped(complete, node_budget, nodes), generale)
+    return BeloteResult(value if complete else None, lo, hi, nodes, complete, dt,
+                        stopped=_stopped(complete, node_budget, nodes),
+                        tt_hits=stats["tt_hits"], tt_probes=stats["tt_probes"],
+                        attack=position.taker % 2, capot=capot,
+                        belote=list(belote or [0, 0]), generale=generale)
 
 
 def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
-          tt_bits: int = DEFAULT_TT_BITS) -> DDResult:
+          tt_bits: int = DEFAULT_TT_BITS) -> BeloteResult:
     """Exact double-dummy value of a Belote/Coinche state in its play phase.
 
     ``node_budget`` (nodes) and ``deadline`` (seconds) stop the search; the result
@@ -138,38 +124,37 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 
 def solve_cards_position(position: Position, rules: PlayRules,
                          node_budget: int | None = None, deadline: float | None = None,
-                         tt_bits: int = DEFAULT_TT_BITS) -> tuple[dict[int, DDResult], int]:
-    """Value of every legal card (deck index -> DDResult) and the total node count."""
+                         tt_bits: int = DEFAULT_TT_BITS) -> tuple[dict[int, CardResult], int]:
+    """Value of every legal card (deck index -> CardResult of ``Move("card", c)``) and
+    the total node count (one search scores every card)."""
     _check_limits(node_budget, deadline, tt_bits)
     s = _load(position, rules, tt_bits)
     t = time.perf_counter()
     cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0)
     dt = time.perf_counter() - t
+    stats = s.stats()
     out = {}
     for card, lo, hi in cards:
         exact = lo == hi
-        out[card] = DDResult(lo if exact else None, lo, hi, nodes, exact, dt,
-                             position.taker % 2,
-                             (lo == rules.capot_points) if exact else None,
-                             stopped=None if exact else _stopped(False, node_budget, nodes))
+        out[card] = CardResult(lo if exact else None, lo, hi, nodes, exact, dt,
+                               stopped=None if exact else _stopped(False, node_budget, nodes),
+                               tt_hits=stats["tt_hits"], tt_probes=stats["tt_probes"],
+                               card=Move("card", card))
     return out, nodes
 
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
-                tt_bits: int = DEFAULT_TT_BITS) -> dict[Move, DDResult]:
+                tt_bits: int = DEFAULT_TT_BITS) -> dict[Move, CardResult]:
     """Value of every legal card move of the seat to act (like DDS SolveBoard with all
     cards scored).  A declared-belote move (``belote:KH``, option belote_optional)
     gets the value of its card; announce moves do not change card play and are not
     scored."""
     per_card, _ = solve_cards_position(position_of_state(state), rules_of_state(state),
                                        node_budget, deadline, tt_bits)
-    belote = _belote_of_state(state)
-    out: dict[Move, DDResult] = {}
+    out: dict[Move, CardResult] = {}
     for move in state.legal_moves():
         if move.kind in ("card", "belote") and move.value in per_card:
-            r = per_card[move.value]
-            out[move] = DDResult(r.value, r.lower, r.upper, r.nodes, r.complete, r.seconds,
-                                 r.attack, r.capot, list(belote), r.stopped)
+            out[move] = replace(per_card[move.value], card=move)
     return out
 
 

@@ -20,10 +20,6 @@ VALUE_MEANING = {
 }
 
 
-def _seconds(r: Any) -> float:
-    return float(getattr(r, "time", None) or getattr(r, "seconds", 0.0) or 0.0)
-
-
 def position_from_record(record: Record, at: str | None = None) -> tuple[GameState, str]:
     """The position to analyse and a note saying which one it is.
 
@@ -81,7 +77,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     for move, r in values.items():
         rows.append({"move": state.move_token(move), "value": r.value,
                      "complete": bool(r.complete), "nodes": int(r.nodes),
-                     "seconds": round(_seconds(r), 6)})
+                     "seconds": round(r.seconds, 6)})
     rows.sort(key=lambda x: (x["value"] is None, -sign * (x["value"] or 0)))
     out: dict[str, Any] = {
         "game": state.game, "to_act": seat,
@@ -133,8 +129,8 @@ def table_of(record_or_deal, game: str, options: dict[str, Any], dealer: int,
     if game == "tarot":
         t = mod.dd_table(record_or_deal, options, dealer, **kw)
         return {"rows": [{"taker": taker, "contract": contract, "value": r.value,
-                          "attack_points": getattr(r, "attack_points", None),
-                          "called": getattr(r, "called", None), "nodes": r.nodes,
+                          "attack_points": r.attack_points,
+                          "called": r.called, "nodes": r.nodes,
                           "complete": r.complete}
                          for (taker, contract), r in sorted(t.items())]}
     if game in ("belote", "coinche"):
@@ -148,8 +144,7 @@ def table_of(record_or_deal, game: str, options: dict[str, Any], dealer: int,
         return out
     if hasattr(mod, "dd_table"):
         t = mod.dd_table(record_or_deal, options=options, dealer=dealer)
-        return {"rows": t if isinstance(t, list) else [
-            {"key": str(k), "value": getattr(v, "value", v)} for k, v in dict(t).items()]}
+        return {"rows": [{"key": str(k), "value": r.value} for k, r in t.items()]}
     raise AtoutError(f"no DD table for {game}")
 
 

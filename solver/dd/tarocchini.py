@@ -30,7 +30,7 @@ ordering (TT move, cheap winners, points to a winning partner, low ducks).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -47,39 +47,20 @@ from ..errors import DealError, OptionError
 from ..games.base import Move
 from . import check_limits as _check_limits
 from . import stopped_reason as _stopped
+from .result import CardResult, DDResult
 
 DEFAULT_TT_BITS = 18
 
 
-@dataclass
-class DDResult:
-    """Result of one double-dummy search.
-
-    ``value``: side 1 total − side 0 total in half points (exact when ``complete``;
-    else None and the proven interval is ``[lower, upper]``); ``nodes`` searched;
-    ``seconds`` spent; ``stopped``: 'node_budget' or 'deadline' when a limit hit."""
-
-    value: int | None
-    lower: int
-    upper: int
-    nodes: int
-    complete: bool
-    seconds: float
-    stopped: str | None = None
-
-    @property
-    def time(self) -> float:
-        return self.seconds
+@dataclass(repr=False)
+class TarocchiniResult(DDResult):
+    """Result of one Tarocchini double-dummy search: the common fields of
+    :class:`DDResult`, ``value`` being side 1 total − side 0 total in half points."""
 
     @property
     def points(self) -> float | None:
         """The value in card points (half points / 2)."""
         return None if self.value is None else self.value / 2
-
-    def __repr__(self) -> str:
-        v = self.value if self.complete else f"[{self.lower},{self.upper}]"
-        return (f"DDResult(value={v}, nodes={self.nodes}, complete={self.complete}, "
-                f"seconds={self.seconds:.4f})")
 
 
 @lru_cache(maxsize=4)
@@ -97,19 +78,22 @@ def _load(game: Game, position: Position, tt_bits: int) -> DDSolver:
 
 def solve_position(game: Game, position: Position, node_budget: int | None = None,
                    deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
-                   guess: int = 0) -> DDResult:
+                   guess: int = 0) -> TarocchiniResult:
     """Exact value of a validated position (see the module docstring)."""
     _check_limits(node_budget, deadline, tt_bits)
     s = _load(game, position, tt_bits)
+    s.reset_stats()
     t = time.perf_counter()
     value, lo, hi, nodes, complete = s.solve(guess, node_budget or 0, deadline or 0.0)
     dt = time.perf_counter() - t
-    return DDResult(value if complete else None, lo, hi, nodes, complete, dt,
-                    _stopped(complete, node_budget, nodes))
+    stats = s.stats()
+    return TarocchiniResult(value if complete else None, lo, hi, nodes, complete, dt,
+                            stopped=_stopped(complete, node_budget, nodes),
+                            tt_hits=stats["tt_hits"], tt_probes=stats["tt_probes"])
 
 
 def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
-          tt_bits: int = DEFAULT_TT_BITS) -> DDResult:
+          tt_bits: int = DEFAULT_TT_BITS) -> TarocchiniResult:
     """Exact double-dummy value of a Tarocchini state in its play phase.
 
     ``node_budget`` (nodes) and ``deadline`` (seconds) stop the search; the result
@@ -120,33 +104,38 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 
 def solve_cards_position(game: Game, position: Position, node_budget: int | None = None,
                          deadline: float | None = None,
-                         tt_bits: int = DEFAULT_TT_BITS) -> tuple[dict[int, DDResult], int]:
-    """Value of every legal card (deck index -> DDResult) and the total node count."""
+                         tt_bits: int = DEFAULT_TT_BITS) -> tuple[dict[int, CardResult], int]:
+    """Value of every legal card (deck index -> CardResult of ``Move("card", c)``) and
+    the total node count (one search scores every card)."""
     _check_limits(node_budget, deadline, tt_bits)
     s = _load(game, position, tt_bits)
+    s.reset_stats()
     t = time.perf_counter()
     cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0)
     dt = time.perf_counter() - t
+    stats = s.stats()
     out = {}
     for card, lo, hi in cards:
         exact = lo == hi
-        out[card] = DDResult(lo if exact else None, lo, hi, nodes, exact, dt,
-                             None if exact else _stopped(False, node_budget, nodes))
+        out[card] = CardResult(lo if exact else None, lo, hi, nodes, exact, dt,
+                               stopped=None if exact else _stopped(False, node_budget, nodes),
+                               tt_hits=stats["tt_hits"], tt_probes=stats["tt_probes"],
+                               card=Move("card", card))
     return out, nodes
 
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
-                tt_bits: int = DEFAULT_TT_BITS) -> dict[Move, DDResult]:
+                tt_bits: int = DEFAULT_TT_BITS) -> dict[Move, CardResult]:
     """Value of every legal card move of the seat to act.  A card played with a signal
     (``KS:volo``) gets its card's value: signals do not change the play (OTTO-SIG-1)."""
     per_card, _ = solve_cards_position(game_of_state(state), position_of_state(state),
                                        node_budget, deadline, tt_bits)
-    out: dict[Move, DDResult] = {}
+    out: dict[Move, CardResult] = {}
     for move in state.legal_moves():
         card = move.value if move.kind == "card" else (
             move.value[0] if move.kind == "signal" else None)
         if card in per_card:
-            out[move] = per_card[card]
+            out[move] = replace(per_card[card], card=move)
     return out
 
 
@@ -185,7 +174,7 @@ def _hands_of(deal: Any) -> tuple[list[int], int]:
 
 def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
              node_budget: int | None = None,
-             tt_bits: int = DEFAULT_TT_BITS) -> dict[int, DDResult]:
+             tt_bits: int = DEFAULT_TT_BITS) -> dict[int, TarocchiniResult]:
     """Terziglio DD table: for each seat as the declarer of a **solo** (no exchange, the
     stock unseen in play and won by the side of the last trick, TERZ-BID-3; no
     declarations), the DD value with the eldest (``dealer + 1``) leading
@@ -203,7 +192,7 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
     if not (isinstance(dealer, int) and 0 <= dealer < 3):
         raise DealError(f"dealer must be a seat 0..2, got {dealer!r}")
     leader = (dealer + 1) % 3
-    table: dict[int, DDResult] = {}
+    table: dict[int, TarocchiniResult] = {}
     for declarer in range(3):
         sides = tuple(0 if s == declarer else 1 for s in range(3))
         game = make_game(3, sides, stock=stock, discard_side=0,

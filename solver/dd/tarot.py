@@ -22,28 +22,38 @@ from typing import Any
 from ..core import tarot as face
 from ..errors import AtoutError, OptionError
 from ..games.base import Move
+from . import stopped_reason as _stopped
+from .result import CardResult, DDResult
 
 DEFAULT_TT_BITS = 20
 
 
-@dataclass
-class DDResult:
-    """Outcome of a double-dummy search.
+@dataclass(repr=False)
+class TarotResult(DDResult):
+    """Result of one Tarot double-dummy search: the common fields of :class:`DDResult`
+    (``value`` = T; when a limit stops the search, ``[lower, upper]`` is the range of T
+    the core proves without searching, see ``_proven``) and
 
-    ``value``: exact T if ``complete`` (else None); ``attack_points``/``attack_bouts``:
-    the attack's final card points and bouts on the optimal line found (None when the
-    line was not computed); ``nodes``: search nodes; ``time`` in seconds."""
+    ``attack_points``/``attack_bouts``: the attack's final card points and bouts on the
+    optimal line found (None when the line was not computed); ``line``: its card moves;
+    ``called``: the 5p called card (``dd_table``)."""
 
-    value: int | None
-    attack_points: float | None
-    attack_bouts: int | None
-    nodes: int
-    complete: bool
-    time: float
-    tt_hits: int = 0
-    tt_probes: int = 0
+    attack_points: float | None = None
+    attack_bouts: int | None = None
     line: list[Move] = field(default_factory=list)
     called: int | None = None
+
+
+def _proven(core: Any, lo: int | None = None, hi: int | None = None) -> tuple[int, int]:
+    """The interval of T proven at the core's position when a search stopped: the
+    core's static bounds (``TarotCore.bounds``, what the value search starts from; an
+    aborted search returns no tighter ones), narrowed by known ``lo``/``hi``."""
+    blo, bhi = core.bounds()
+    if lo is not None:
+        blo = max(blo, lo)
+    if hi is not None:
+        bhi = min(bhi, hi)
+    return blo, bhi
 
 
 def _deadline_left(start: float, deadline: float | None) -> float | None:
@@ -96,7 +106,7 @@ def _best_line(core: Any, value: int, node_budget: int | None, deadline: float |
 
 def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
           tt_bits: int = DEFAULT_TT_BITS, *, line: bool = True,
-          poignee: int | None = None) -> DDResult:
+          poignee: int | None = None) -> TarotResult:
     """Exact value T of a Tarot play-phase ``state`` (attack's point of view), with the
     attack's points and bouts on an optimal line (``line=False`` skips the line)."""
     _check_limits(node_budget, deadline, tt_bits)
@@ -104,6 +114,8 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
     core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
     value, complete = core.value(node_budget=node_budget, deadline=deadline)
     stats = core.stats()
+    lo, hi = (value, value) if complete else _proven(core)
+    stopped = _stopped(complete, node_budget, stats["nodes"])
     pts = bouts = None
     moves: list[Move] = []
     if complete and line:
@@ -113,36 +125,47 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
             pts, bouts = k["att_pts"] / 2, k["att_bouts"]
             moves = [Move("card", c) for c in cards]
         stats = core.stats()
-    return DDResult(value if complete else None, pts, bouts, stats["nodes"], complete,
-                    time.monotonic() - start, stats["tt_hits"], stats["tt_probes"], moves)
+    return TarotResult(value if complete else None, lo, hi, stats["nodes"], complete,
+                       time.monotonic() - start, stopped=stopped, tt_hits=stats["tt_hits"],
+                       tt_probes=stats["tt_probes"], attack_points=pts, attack_bouts=bouts,
+                       line=moves)
 
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
                 tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None
-                ) -> dict[Move, DDResult]:
-    """Exact value T after each legal card of the seat to act (one shared table)."""
+                ) -> dict[Move, CardResult]:
+    """Exact value T after each legal card of the seat to act (one shared table; each
+    card's ``nodes``/``seconds`` are those of its own search, after the position's)."""
     _check_limits(node_budget, deadline, tt_bits)
     start = time.monotonic()
     core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
-    out: dict[Move, DDResult] = {}
+    out: dict[Move, CardResult] = {}
     # the position's value first: it bounds every card's value (the attack's cards are
     # worth at most V, the defence's at least V) and warms the shared table
     root, ok = core.value(node_budget=node_budget, deadline=deadline)
     attack = core.side_of_to_act()
+    root_lo, root_hi = (root, root) if ok else _proven(core)
     for card in face.cards_of(core.legal_mask()):
         t0 = time.monotonic()
-        n0 = core.stats()["nodes"]
+        s0 = core.stats()
         core.play(card)
         lo = hi = None
         if ok:
             hi, lo = (root, None) if attack else (None, root)
         value, complete = core.value(node_budget=_budget_left(core, node_budget, 0),
                                      deadline=_deadline_left(start, deadline), lo=lo, hi=hi)
+        if complete:
+            blo = bhi = value
+        else:  # a card is worth at most the position (attack), at least (defence)
+            blo, bhi = _proven(core, None if attack else root_lo, root_hi if attack else None)
         core.undo()
         st = core.stats()
-        out[Move("card", card)] = DDResult(value if complete else None, None, None,
-                                           st["nodes"] - n0, complete,
-                                           time.monotonic() - t0)
+        move = Move("card", card)
+        out[move] = CardResult(value if complete else None, blo, bhi,
+                               st["nodes"] - s0["nodes"], complete, time.monotonic() - t0,
+                               stopped=_stopped(complete, node_budget, st["nodes"]),
+                               tt_hits=st["tt_hits"] - s0["tt_hits"],
+                               tt_probes=st["tt_probes"] - s0["tt_probes"], card=move)
     return out
 
 
@@ -168,24 +191,24 @@ def _calls(hands: list[int], taker: int) -> list[int]:
 
 def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
              node_budget: int | None = None, deadline: float | None = None,
-             tt_bits: int = DEFAULT_TT_BITS) -> dict[tuple[int, str], DDResult]:
+             tt_bits: int = DEFAULT_TT_BITS) -> dict[tuple[int, str], TarotResult]:
     """DD value of every seat as taker in garde sans (dog to the attack) and garde
     contre (dog to the defence), eldest hand leading. With 5 players the taker calls
     the card (TAROT-CALL-2) that maximises his own score (2T with a partner, 4T alone,
-    TAROT-SCORE-6; ``DDResult.called``). Limits apply per solve."""
+    TAROT-SCORE-6; ``TarotResult.called``). Limits apply per solve."""
     from ..games import tarot as rules
 
     opts = rules.resolve_options(options)
     n = opts["players"]
     hands, dog = rules._check_deal(deal, n)
     aside = sum(1 << c for c in dog)
-    out: dict[tuple[int, str], DDResult] = {}
+    out: dict[tuple[int, str], TarotResult] = {}
     for taker in range(n):
         for contract in ("garde_sans", "garde_contre"):
             calls: list[int | None] = [None]
             if n == 5:
                 calls = list(_calls(hands, taker)) or [None]
-            best: DDResult | None = None
+            best: TarotResult | None = None
             best_score = None
             for called in calls:
                 partner = None

@@ -1,0 +1,50 @@
+"""The result types shared by the double-dummy modules of every game (``solver.dd.<game>``).
+
+``solve`` returns a :class:`DDResult` (a per-game subclass adds what only that game
+reports); ``solve_cards`` maps each legal move to a :class:`CardResult`, the same type for
+every game. Values are in each game's own unit (see its module).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(repr=False)
+class DDResult:
+    """Result of one double-dummy search.
+
+    ``value``: exact value when ``complete``, else None; ``lower``/``upper``: the proven
+    interval of the value (both equal ``value`` when complete); ``nodes`` searched;
+    ``seconds`` spent; ``stopped``: 'node_budget' or 'deadline' when a limit stopped the
+    search (None if complete); ``tt_hits``/``tt_probes``: transposition table counters of
+    the search (0 where the core does not count them)."""
+
+    value: int | None
+    lower: int
+    upper: int
+    nodes: int
+    complete: bool
+    seconds: float
+    stopped: str | None = None
+    tt_hits: int = 0
+    tt_probes: int = 0
+
+    def __repr__(self) -> str:
+        v = self.value if self.complete else f"[{self.lower},{self.upper}]"
+        stop = "" if self.stopped is None else f", stopped={self.stopped!r}"
+        return (f"{type(self).__name__}(value={v}, nodes={self.nodes}, "
+                f"complete={self.complete}, seconds={self.seconds:.4f}{stop})")
+
+
+@dataclass(repr=False)
+class CardResult(DDResult):
+    """Value of one legal move of the seat to act (``solve_cards``), the same type for
+    every game. ``card``: the move scored (a ``Move``; a move that is a card played
+    with a declaration or a signal gets its card's value). ``nodes``, ``seconds`` and
+    the table counters are those of the search that scored the card: Belote/Coinche and
+    Tarocchini score all cards in one search, whose totals every card carries; Tarot
+    searches each card in turn (after the position's value) and gives its own."""
+
+    card: Any = None
