@@ -90,7 +90,7 @@ def run(quick: bool = False, deadline: float | None = None) -> list[dict]:
         for i, deal in enumerate(deals):
             st = position(deal, n, i)
             r = ddt.solve(st, deadline=limit, line=False)
-            res["a"].append((r.time, r.nodes, r.complete))
+            res["a"].append((r.seconds, r.nodes, r.complete))
             t = time.perf_counter()
             cards = ddt.solve_cards(st, deadline=limit)
             res["b"].append((time.perf_counter() - t, sum(x.nodes for x in cards.values()),
@@ -99,7 +99,7 @@ def run(quick: bool = False, deadline: float | None = None) -> list[dict]:
             while st.trick_no() < rules.HAND_SIZE[n] - 8:
                 st.play(rng.choice(st.legal_moves()))
             r = ddt.solve(st, deadline=limit, line=False)
-            res["c"].append((r.time, r.nodes, r.complete))
+            res["c"].append((r.seconds, r.nodes, r.complete))
         target_ms = 50.0 if n == 4 else 100.0
         for key, task in (("a", "(a) full-deal value"), ("b", "(b) all cards, opening lead"),
                           ("c", "(c) endgame value, 8 tricks left")):
