@@ -30,10 +30,13 @@ class DDResult:
     stopped: str | None = None
     tt_hits: int = 0
     tt_probes: int = 0
+    exact: bool = True
 
     def __repr__(self) -> str:
         v = self.value if self.complete else f"[{self.lower},{self.upper}]"
         stop = "" if self.stopped is None else f", stopped={self.stopped!r}"
+        if not self.exact:
+            stop += ", estimate"
         return (f"{type(self).__name__}(value={v}, nodes={self.nodes}, "
                 f"complete={self.complete}, seconds={self.seconds:.4f}{stop})")
 
