@@ -23,7 +23,7 @@ from solver.dd.result import CardResult, DDResult
 from solver.games import tarot as tarot_rules
 
 COMMON = ("value", "lower", "upper", "nodes", "complete", "seconds", "stopped",
-          "tt_hits", "tt_probes")
+          "tt_hits", "tt_probes", "exact")
 
 
 def belote_case():
