@@ -9,6 +9,36 @@ median / p90 / p99 / max.  Coinche suit contracts are also solved by colver's so
 Targets (project brief): Coinche all-cards opening lead median <= 2 ms and >= 9x
 faster than colver.  ``run(quick)`` returns one flat row per (game, rules, task).
 
+Besides time and nodes, each row gives the transposition-table hit rate, the number of
+null-window probes per deal (all probes of the task) and the node rate, which together
+say what limits the search.
+
+What limits it (measured 2026-11-29 on the first 60 Coinche deals, colver rules; values
+identical at every step, checked by a checksum of all values):
+
+* Node rate is not the limit: 17-21 M nodes/s. A profile (perf) puts ~25% of the time in
+  move ordering (order_moves + trick_outlook) and ~20% in transposition-table probes that
+  miss the cache; copying the position as 64-bit words instead of a struct assignment
+  (store-forwarding stalls) saved ~12%. A table of 2**15-2**16 entries (fits L2) is
+  within noise of 2**18; a lean search without ordering/table for the penultimate trick
+  cut nodes by 3.6% and time by nothing (not kept).
+* Node count is the limit: median 134k nodes for the value, 360k for all cards. The value
+  needs ~7 null-window probes (bisection of the point range 0..162/252 from the greedy
+  line's value; MTD(f) bound-following: 18.6 probes and +21% nodes; full window: +35%
+  nodes); all cards need ~45 probes (each non-equivalent card is its own bisection,
+  bounded by the position's value; a full-window search per card: +10%).
+* Ordering: 93% of cutoffs come from the first move (81% at the leader, 96% at the 4th
+  hand); history-heuristic tie-breaking and lead-scoring variants changed nodes by -1%
+  to +14%. TT hit rate 67% (value), 74% (all cards).
+* Where the nodes are: 70% with 2-3 cards left per hand; of the trick-boundary nodes
+  with 2 cards left 25% are cut by static bounds, 50% by the table, 5% by the cash
+  bound, 17% are expanded (3 left: 23% / 45% / 3% / 29%).
+  Larger exact-value caching (full-window search at <= 2 or 3 cards) costs +9% / +50%.
+* So the 2 ms target (about 15x fewer nodes) needs a stronger idea than tuning: a
+  quasi-symmetry table (entries reused across positions differing only in low-point
+  cards, with the value shifted by the bounded difference, as in Kupferschmid & Helmert's
+  Skat solver) or multi-trick quick-trick bounds in the DDS style.
+
 Times are CPU times of this process (``time.process_time``; both solvers run
 single-threaded in-process), because wall-clock times on the shared, overloaded
 benchmark machine were up to 4x the CPU time; the wall-clock median is reported too.
@@ -59,7 +89,7 @@ def _measure(deals, contract, rules_of, colver: bool) -> dict[str, list[float]]:
     solver = _solver(DEFAULT_TT_BITS)
     res: dict[str, list[float]] = {"value_t": [], "value_n": [], "cards_t": [],
                                    "cards_n": [], "colver_t": [], "value_w": [],
-                                   "cards_w": []}
+                                   "cards_w": [], "value_s": [], "cards_s": []}
     for i, hands in enumerate(deals):
         dealer, strain, taker = contract(i)
         rules = rules_of(strain)
@@ -78,6 +108,7 @@ def _measure(deals, contract, rules_of, colver: bool) -> dict[str, list[float]]:
             res[f"{task}_t"].append(time.process_time() - t)
             res[f"{task}_w"].append(time.perf_counter() - w)
             res[f"{task}_n"].append(nodes)
+            res[f"{task}_s"].append(solver.stats())
         if colver:
             res["colver_t"].append(_colver_all_cards(hands, dealer, strain))
     return res
@@ -112,12 +143,20 @@ def run(quick: bool = False) -> list[dict]:
             target = "median <= 2 ms, >= 9x colver" if is_target else "-"
             met = "-" if not is_target else (
                 "yes" if med <= 2.0 and (not with_colver or speedup >= 9) else "no")
+            stats = m[f"{key}_s"]
+            probes = sum(x["tt_probes"] for x in stats)
+            hit_rate = sum(x["tt_hits"] for x in stats) / probes if probes else 0.0
+            rate = sum(nodes) / sum(m[f"{key}_t"]) / 1e6 if sum(m[f"{key}_t"]) else 0.0
             rows.append({"game": game, "rules": label, "task": task, "deals": len(deals),
                          "median_ms": round(med, 3), "p90_ms": round(_pct(t, 0.9), 3),
                          "p99_ms": round(_pct(t, 0.99), 3), "max_ms": round(max(t), 3),
                          "median_wall_ms": round(statistics.median(m[f"{key}_w"]) * 1000, 3),
                          "median_nodes": int(statistics.median(nodes)),
                          "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": int(max(nodes)),
+                         "tt_hit_rate": round(hit_rate, 3),
+                         "probes_per_deal": round(statistics.mean(
+                             x["probes"] for x in stats), 1),
+                         "Mnodes_per_s": round(rate, 1),
                          "colver_median_ms": round(col, 3),
                          "speedup_vs_colver": round(speedup, 2), "target": target,
                          "met": met})
