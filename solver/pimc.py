@@ -4,8 +4,14 @@
 uniform), solve each world double-dummy for every legal card (``solver.dd``), aggregate
 the values per card and play the best. Budgets: ``worlds`` and/or ``seconds``.
 Objectives: ``mean`` (expected value for the seat's side) or ``make`` (how often the
-seat's side comes out ahead). Decisions other than card play (bids, discards,
-announcements) are the heuristic player's until simulation bidding takes them over.
+seat's side comes out ahead). ``horizon``: ``auto`` (default) solves each world to the
+end of the deal where that is cheap and, where it is not (Tarot, Tarocchini early in
+the deal), by the game's horizon search (``solver.dd.<game>.default_horizon``: exact
+play for some tricks, then a static evaluation); ``exact`` always searches to the end
+(worlds over the node budget are left out); an integer fixes the horizon where the
+exact search is out of reach. Decisions other than card play (bids, discards, calls,
+announcements, declarations): ``bidding='sim'`` takes them by simulation
+(``solver.bidding``), ``bidding='heuristic'`` (default) leaves them to the heuristic.
 
 ``oracle``: sees every hand and plays the double-dummy best card — an upper bound.
 """
@@ -21,10 +27,15 @@ from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
 from .heuristic import HeuristicAgent
 
-# Node budget per world when the agent gives none (None: no limit). In budget, worlds
-# are solved exactly; a world whose search hits the budget is left out, and when no
-# world finishes the heuristic player chooses (stated in ``last_stats``).
+# Node budget per world when the agent gives none (None: no limit). A world whose
+# search hits the budget is left out, and when no world finishes the heuristic player
+# chooses (stated in ``last_stats``).
 DEFAULT_NODE_BUDGET = {"tarot": 300_000, "tarocchini": 300_000}
+
+# Where the exact search to the end of the deal is out of reach (Tarot, Tarocchini
+# early in the deal), worlds are solved by a horizon search: exact play for a number of
+# tricks, then the game's static evaluation (``solver.dd.<game>.default_horizon``).
+HORIZON_CHOICES = ("auto", "exact")
 
 
 def seat_sign(world: GameState, seat: int) -> int:
@@ -44,10 +55,17 @@ class _CardAgent(Agent):
     with ``bid_samples`` worlds) or by the heuristic player (``bidding='heuristic'``)."""
 
     def __init__(self, seed: int = 0, node_budget: int | None = None, tt_bits: int = 18,
-                 bidding: str = "heuristic", bid_samples: int = 24):
+                 bidding: str = "heuristic", bid_samples: int = 24,
+                 horizon: int | str = "auto"):
         super().__init__(seed)
         if bidding not in ("heuristic", "sim"):
             raise OptionError(f"bidding must be heuristic or sim, got {bidding!r}")
+        if not (horizon in HORIZON_CHOICES
+                or (isinstance(horizon, int) and not isinstance(horizon, bool)
+                    and horizon >= 1)):
+            raise OptionError("horizon must be auto, exact or a positive number of tricks, "
+                              f"got {horizon!r}")
+        self.horizon = horizon
         self.helper = HeuristicAgent(seed)
         self.node_budget = node_budget
         self.tt_bits = tt_bits
@@ -60,6 +78,24 @@ class _CardAgent(Agent):
         if self.node_budget is not None:
             return self.node_budget
         return DEFAULT_NODE_BUDGET.get(state.game)
+
+    def horizon_for(self, state: GameState) -> int | None:
+        """Tricks searched exactly before the static evaluation (None: to the end)."""
+        if self.horizon == "exact":
+            return None
+        default = getattr(dd.module_for(state.game), "default_horizon", None)
+        if default is None:
+            return None           # this game's search always runs to the end
+        auto = default(state)
+        if auto is None or self.horizon == "auto":
+            return auto
+        return self.horizon
+
+    def solve_cards(self, state: GameState, horizon: int | None):
+        limits: dict[str, Any] = {"node_budget": self.budget(state), "tt_bits": self.tt_bits}
+        if horizon is not None:
+            limits["horizon"] = horizon
+        return dd.solve_cards(state, **limits)
 
     def fallback(self, state: GameState, seat: int, cards: list[Move]) -> Move:
         """The heuristic player's card, when no exact search finished in budget."""
@@ -113,8 +149,9 @@ class PimcAgent(_CardAgent):
 
     def __init__(self, seed: int = 0, worlds: int = 100, seconds: float | None = None,
                  objective: str = "mean", node_budget: int | None = None, tt_bits: int = 18,
-                 bidding: str = "heuristic", bid_samples: int = 24):
-        super().__init__(seed, node_budget, tt_bits, bidding, bid_samples)
+                 bidding: str = "heuristic", bid_samples: int = 24,
+                 horizon: int | str = "auto"):
+        super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
         if not isinstance(worlds, int) or worlds < 1:
             raise OptionError(f"pimc: worlds must be a positive integer, got {worlds!r}")
         if objective not in ("mean", "make"):
@@ -131,14 +168,14 @@ class PimcAgent(_CardAgent):
                                            seed=self.rng.randrange(1 << 62))
         totals = {m: 0.0 for m in cards}
         used = skipped = 0
-        budget = self.budget(state)
+        horizon = self.horizon_for(state)
         for w in worlds:
             if self.seconds is not None and used and time.monotonic() - start > self.seconds:
                 break
             if skipped >= 3 and not used:
                 break  # the search is out of reach at this point of the deal
             sign = seat_sign(w, seat)
-            values = dd.solve_cards(w, node_budget=budget, tt_bits=self.tt_bits)
+            values = self.solve_cards(w, horizon)
             if any(r.value is None for r in values.values()):
                 skipped += 1
                 continue  # budget hit in this world: skip it rather than guess
@@ -147,7 +184,7 @@ class PimcAgent(_CardAgent):
                 v = sign * values[m].value
                 totals[m] += v if self.objective == "mean" else (v >= best) + (v > 0)
             used += 1
-        self.last_stats = {"worlds": used, "skipped": skipped,
+        self.last_stats = {"worlds": used, "skipped": skipped, "horizon": horizon,
                            "time": time.monotonic() - start}
         if not used:
             return None
@@ -168,7 +205,7 @@ class OracleAgent(_CardAgent):
 
     def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
         sign = seat_sign(state, seat)
-        values = dd.solve_cards(state, node_budget=self.budget(state), tt_bits=self.tt_bits)
+        values = self.solve_cards(state, self.horizon_for(state))
         if any(values[m].value is None for m in cards):
             return self.fallback(state, seat, cards)
         return max(cards, key=lambda m: (sign * values[m].value, -cards.index(m)))

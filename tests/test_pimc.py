@@ -47,3 +47,19 @@ def test_oracle_plays_the_dd_best_card_and_pimc_its_worlds_best():
     pimc_again = PimcAgent(seed=1, worlds=6)
     own = pimc_again.card_values(st, 0, cards)
     assert own[move] == max(own.values())
+
+
+@pytest.mark.parametrize("spec", ["pimc:horizon=0", "pimc:horizon=-2", "pimc:horizon=soon",
+                                  "oracle:horizon=1.5"])
+def test_bad_horizon_is_a_clear_option_error(spec):
+    from solver.agents import make_agent
+    from solver.errors import OptionError
+    with pytest.raises(OptionError, match="horizon"):
+        make_agent(spec)
+
+
+def test_belote_worlds_are_always_solved_to_the_end():
+    # only games whose dd module has default_horizon truncate the search
+    state = coinche.new_state(seed=5)
+    for horizon in ("auto", "exact", 3):
+        assert PimcAgent(seed=1, worlds=2, horizon=horizon).horizon_for(state) is None
