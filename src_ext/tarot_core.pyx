@@ -524,6 +524,168 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     lo[0] = f_points(p, lo_p, lo_b) - pbpos * 10 * p.pb_mult + cmin
 
 
+cdef int last_trick_value(Pos* p) noexcept nogil:
+    """Exact final T when one trick is left at a trick boundary: every seat holds one
+    card, so the trick is forced; it is played out and taken back."""
+    cdef int i, seat
+    for i in range(p.n):
+        seat = p.cur
+        if p.hand[seat][0]:
+            play_card(p, lowest_bit(p.hand[seat][0]))
+        else:
+            play_card(p, 22 + lowest_bit(p.hand[seat][1]))
+    cdef int v = final_value(p)
+    for i in range(p.n):
+        undo_card(p)
+    return v
+
+
+cdef int static_eval(Pos* p) noexcept nogil:
+    """Static estimate of the final T at a trick boundary (the horizon search's leaf
+    value), on the scale of ``final_value``: exact when the deal is over or one trick
+    is left (that trick is forced), otherwise the attack's pile so far plus an estimate
+    of how the cards still in play will split, scored by the real objective
+    (threshold by bouts, margin, petit au bout, chelem; TAROT-SCORE-1/3/5).
+
+    How the live cards are expected to split, from how Tarot is played:
+      * T21 always wins its trick (TAROT-PLAY-6): it goes to its holder's side;
+      * the Excuse stays with its owner's side (TAROT-EXC-3; the half-point exchange
+        and the last-trick rule TAROT-EXC-5 are ignored: it is played before);
+      * the Petit is safe only if its holder's side controls trumps (the opponents
+        have none left, or its side holds the top trump and at least as many trumps
+        as the opponents); otherwise it is hunted and goes to the opponents. When the
+        opponents have no trump left, its holder's side is expected to bring it to the
+        last trick (petit au bout, TAROT-SCORE-3);
+      * every other point goes to each side in proportion to its trick-taking power:
+        4 per trump above all of the opponents' trumps (a sure trick), 2 per other
+        trump, 3 per master (highest live card) of a plain suit, 2 per plain suit a
+        seat holding trumps is void in (a cut), at most 2 per trump of that seat;
+      * chelem (TAROT-SCORE-5): a side is sure to win every remaining trick when it has
+        won all tricks so far and its leader holds only trumps (and maybe the Excuse)
+        all above every other live trump: he cashes them from the top (the Excuse last,
+        TAROT-EXC-6). That case is scored as certain (all live points but the
+        opponents' Excuse, his T1 led last is petit au bout); otherwise no chelem is
+        expected, except that an announced chelem keeps +100 (between +400 and -200)
+        while the attack has won every trick and holds all the live trumps.
+
+    Everything used is invariant under the transposition key's relative-rank
+    renaming (holders, trump order, masters, voids, honours and bouts, the leader, the
+    "side won a trick" flags), the estimate does not depend on the points captured so
+    far except through f_points (nondecreasing), and the result is clamped to
+    ``value_bounds`` of the position: leaves stay inside the exact value's range and
+    the core's pruning bounds (nested along the play) stay valid for the truncated
+    game."""
+    cdef int n = p.n
+    cdef int i, s, k, lead_side, sure = -1, won_all, hs, own, opp, safe, pbs = 0
+    cdef int est_p = p.att_pts, est_b = p.att_bouts, chel = 0, rp, A = 0, D = 0
+    cdef int lo, hi, v, ex_other, nt, nv
+    cdef uint64_t a0 = 0, a1 = 0, d0 = 0, d1 = 0, l0, l1, at, dt, lh0, others, sm, h0
+    cdef uint64_t hs_tr, op_tr
+    if is_over(p):
+        return final_value(p)
+    k = p.total_tricks - p.trick_no
+    if k == 1:
+        return last_trick_value(p)
+    for i in range(n):
+        if p.side[i]:
+            a0 |= p.hand[i][0]
+            a1 |= p.hand[i][1]
+        else:
+            d0 |= p.hand[i][0]
+            d1 |= p.hand[i][1]
+    l0 = a0 | d0
+    l1 = a1 | d1
+    at = a0 & TRUMPS
+    dt = d0 & TRUMPS
+    lead_side = p.side[p.leader]
+    won_all = (p.def_tricks == 0) if lead_side else (p.att_tricks == 0)
+    lh0 = p.hand[p.leader][0]
+    if won_all and p.hand[p.leader][1] == 0 and (lh0 & TRUMPS):
+        others = l0 & TRUMPS & ~lh0
+        if others == 0 or highest_bit(others) < lowest_bit(lh0 & TRUMPS):
+            sure = lead_side
+    if sure >= 0:
+        # the leader's side wins every trick left
+        ex_other = ((d0 if sure else a0) & EXBIT) != 0
+        if sure:
+            est_p += mask_points(l0, l1) - (8 if ex_other else 0)
+            est_b += popcount64(l0 & BOUTS0) - ex_other
+            chel = 400 if p.chelem_announced else 200
+        else:
+            if ex_other:
+                est_p += 8
+                est_b += 1
+            chel = -200
+        if lh0 & 1:
+            pbs = 1 if sure else -1
+    else:
+        if l0 & (<uint64_t>1 << MONDE):          # TAROT-PLAY-6
+            if at & (<uint64_t>1 << MONDE):
+                est_p += 9
+                est_b += 1
+        if a0 & EXBIT:                            # TAROT-EXC-3
+            est_p += 9
+            est_b += 1
+        if l0 & 1:                                # the Petit
+            hs = 1 if (a0 & 1) else 0
+            hs_tr = (at if hs else dt) & ~(<uint64_t>1)
+            op_tr = dt if hs else at
+            own = popcount64(hs_tr)
+            opp = popcount64(op_tr)
+            safe = opp == 0 or (own >= opp and highest_bit(hs_tr) > highest_bit(op_tr))
+            if (hs == 1) == (safe != 0):
+                est_p += 9
+                est_b += 1
+            if opp == 0:
+                pbs = 1 if hs else -1
+        # trick-taking power of each side
+        for i in range(21):
+            if (l0 >> i) & 1:
+                if (at >> i) & 1:
+                    A += 4 if (dt >> i) == 0 else 2
+                else:
+                    D += 4 if (at >> i) == 0 else 2
+        for s in range(4):
+            sm = l1 & (SUIT0 << (14 * s))
+            if sm:
+                if (a1 >> highest_bit(sm)) & 1:
+                    A += 3
+                else:
+                    D += 3
+        for i in range(n):
+            h0 = p.hand[i][0] & TRUMPS
+            if h0 == 0:
+                continue
+            nv = 0
+            for s in range(4):
+                sm = SUIT0 << (14 * s)
+                if (l1 & sm) and not (p.hand[i][1] & sm):
+                    nv += 1
+            nt = popcount64(h0)
+            if nv > nt:
+                nv = nt
+            if p.side[i]:
+                A += 2 * nv
+            else:
+                D += 2 * nv
+        rp = mask_points(l0 & ~BOUTS0, l1)
+        if A + D > 0:
+            est_p += (rp * A + (A + D) // 2) // (A + D)
+        else:
+            est_p += rp // 2
+        if p.chelem_announced:
+            chel = 100 if (p.def_tricks == 0 and dt == 0) else -200
+    if est_b > 3:
+        est_b = 3
+    v = f_points(p, est_p, est_b) + pbs * 10 * p.pb_mult + chel
+    value_bounds(p, &lo, &hi)
+    if v < lo:
+        v = lo
+    if v > hi:
+        v = hi
+    return v
+
+
 cdef inline uint64_t xorshift(uint64_t* s) noexcept nogil:
     cdef uint64_t x = s[0]
     x ^= x << 13
@@ -600,6 +762,7 @@ cdef inline double now_s() noexcept nogil:
 
 
 cdef int LO_INF = -30000
+cdef int NO_HORIZON = 1 << 20
 cdef int HI_INF = 30000
 
 
@@ -624,6 +787,10 @@ cdef class TarotCore:
     cdef int use_merge
     cdef int use_bounds
     cdef int use_order
+    # horizon search: trick boundaries with trick_no >= hz_trick are scored by
+    # static_eval instead of searched (NO_HORIZON: exact search to the end)
+    cdef int hz_trick
+    cdef int64_t hz_leaves
 
     def __cinit__(self):
         self.tt = NULL
@@ -720,6 +887,7 @@ cdef class TarotCore:
         self.use_merge = 1
         self.use_bounds = 1
         self.use_order = 1
+        self.hz_trick = NO_HORIZON
         self.tt = <TTEntry*>malloc(sizeof(TTEntry) * ((<size_t>1) << tt_bits))
         if self.tt == NULL:
             raise MemoryError("transposition table")
@@ -894,7 +1062,48 @@ cdef class TarotCore:
     def stats(self):
         return dict(nodes=self.nodes, tt_probes=self.tt_probes, tt_hits=self.tt_hits,
                     aborted=bool(self.aborted), cut_first=self.cut_first,
-                    cut_later=self.cut_later, no_cut=self.no_cut)
+                    cut_later=self.cut_later, no_cut=self.no_cut,
+                    horizon_leaves=self.hz_leaves)
+
+    def set_horizon(self, horizon=None):
+        """Depth-limit the searches: the current trick and ``horizon`` complete tricks
+        after it are searched exactly, then each trick boundary is scored by the static
+        evaluation (``static_eval``). ``None``/0: search to the end (exact).
+
+        The horizon is stored as an absolute trick number (current trick + 1 +
+        horizon), fixed when this is called: positions with the same cards left then
+        have the same remaining depth, so the transposition key needs no depth. The
+        table is emptied when the horizon changes (its bounds belong to one truncated
+        game)."""
+        cdef int hz = NO_HORIZON
+        if horizon is not None and horizon != 0:
+            if horizon < 0:
+                raise ValueError("horizon must be >= 0")
+            hz = self.p.trick_no + 1 + min(int(horizon), 64)
+        if hz != self.hz_trick:
+            self.hz_trick = hz
+            self.clear_tt()
+
+    @property
+    def horizon_trick(self):
+        """Absolute trick number where the search stops (None: no horizon)."""
+        return None if self.hz_trick == NO_HORIZON else self.hz_trick
+
+    def truncated(self):
+        """True if searches from here stop at a horizon before the end of the deal."""
+        return self.hz_trick < self.p.total_tricks
+
+    def at_horizon(self):
+        """True at a trick boundary the horizon search scores statically."""
+        return (not is_over(&self.p) and self.p.ntrick == 0
+                and self.p.trick_no >= self.hz_trick)
+
+    def static_eval(self):
+        """The static evaluation of this trick boundary (see ``static_eval`` in the
+        core): exact on a finished deal; exposed for tests."""
+        if self.p.ntrick != 0:
+            raise ValueError("the static evaluation is defined at trick boundaries")
+        return static_eval(&self.p)
 
     def probe(self, int x, node_budget=None, deadline=None):
         """Zero-window test: can the attack guarantee a final T >= x?
@@ -1094,6 +1303,11 @@ cdef class TarotCore:
         self.nodes += 1
         if is_over(p):
             return final_value(p)
+        if p.trick_no >= self.hz_trick and p.ntrick == 0:
+            # horizon leaf: its value is the static evaluation (inside value_bounds,
+            # which therefore stay valid bounds of the truncated game)
+            self.hz_leaves += 1
+            return static_eval(p)
         if self.check_limits():
             return 0
         boundary = p.ntrick == 0

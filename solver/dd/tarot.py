@@ -11,6 +11,14 @@ and bouts so far, whether each side has won a trick, T1 in the previous trick). 
 attack maximises ``T``, the defence minimises it; the 5-player partner is known.
 
 ``value`` is unrounded (``rounding=nearest_10`` is monotone, apply it to the result).
+
+Horizon search (``horizon=H``): a full deal is out of exact reach early (cost about x5
+per trick), so ``solve``/``solve_cards`` can search the current trick and the next ``H``
+complete tricks exactly and score each position reached there by the core's static
+evaluation of T (``TarotCore.static_eval``: captured points plus an estimate of how the
+rest splits, scored by the real objective and kept inside the exact value's range).
+Such results are estimates: ``exact=False`` (``complete`` still says the search
+finished within its limits). ``default_horizon(state)`` picks H for one sampled world.
 """
 
 from __future__ import annotations
@@ -77,12 +85,26 @@ def _check_limits(node_budget: int | None, deadline: float | None, tt_bits: int)
         raise OptionError(f"tt_bits must be an integer in 4..28, got {tt_bits!r}")
 
 
+def _check_horizon(horizon: Any) -> None:
+    if horizon is not None and (isinstance(horizon, bool) or not isinstance(horizon, int)
+                                or horizon < 0):
+        raise OptionError(f"horizon must be None or a non-negative integer (tricks searched "
+                          f"after the current one; 0 or None = to the end), got {horizon!r}")
+
+
+def _core(state: Any, tt_bits: int, poignee: int | None, horizon: int | None) -> Any:
+    core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    core.set_horizon(horizon)
+    return core
+
+
 def _best_line(core: Any, value: int, node_budget: int | None, deadline: float | None,
                start: float, base: int) -> list[int] | None:
     """Cards of an optimal line from the core's position (value known); the core is
-    left at the end of the deal. None if a limit stopped it."""
+    left at the end of the deal (at the horizon for a horizon search). None if a limit
+    stopped it."""
     cards: list[int] = []
-    while not core.is_over():
+    while not core.is_over() and not core.at_horizon():
         attack = core.side_of_to_act()
         found = None
         for card in face.cards_of(core.legal_mask()):
@@ -106,12 +128,18 @@ def _best_line(core: Any, value: int, node_budget: int | None, deadline: float |
 
 def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
           tt_bits: int = DEFAULT_TT_BITS, *, line: bool = True,
-          poignee: int | None = None) -> TarotResult:
+          poignee: int | None = None, horizon: int | None = None) -> TarotResult:
     """Exact value T of a Tarot play-phase ``state`` (attack's point of view), with the
-    attack's points and bouts on an optimal line (``line=False`` skips the line)."""
+    attack's points and bouts on an optimal line (``line=False`` skips the line).
+
+    ``horizon``: search the current trick and ``horizon`` more tricks exactly, then use
+    the static evaluation (None/0: to the end). A truncated search gives ``exact=False``,
+    its ``line`` stops at the horizon and the attack's final points/bouts are None."""
     _check_limits(node_budget, deadline, tt_bits)
+    _check_horizon(horizon)
     start = time.monotonic()
-    core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    core = _core(state, tt_bits, poignee, horizon)
+    exact = not core.truncated()
     value, complete = core.value(node_budget=node_budget, deadline=deadline)
     stats = core.stats()
     lo, hi = (value, value) if complete else _proven(core)
@@ -121,24 +149,29 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
     if complete and line:
         cards = _best_line(core, value, node_budget, deadline, start, 0)
         if cards is not None:
-            k = core.counts()
-            pts, bouts = k["att_pts"] / 2, k["att_bouts"]
+            if exact:
+                k = core.counts()
+                pts, bouts = k["att_pts"] / 2, k["att_bouts"]
             moves = [Move("card", c) for c in cards]
         stats = core.stats()
     return TarotResult(value if complete else None, lo, hi, stats["nodes"], complete,
                        time.monotonic() - start, stopped=stopped, tt_hits=stats["tt_hits"],
-                       tt_probes=stats["tt_probes"], attack_points=pts, attack_bouts=bouts,
-                       line=moves)
+                       tt_probes=stats["tt_probes"], exact=exact, attack_points=pts,
+                       attack_bouts=bouts, line=moves)
 
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
-                tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None
-                ) -> dict[Move, CardResult]:
+                tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
+                horizon: int | None = None) -> dict[Move, CardResult]:
     """Exact value T after each legal card of the seat to act (one shared table; each
-    card's ``nodes``/``seconds`` are those of its own search, after the position's)."""
+    card's ``nodes``/``seconds`` are those of its own search, after the position's).
+    ``horizon``: as in :func:`solve` (one horizon, fixed from the state's trick, for
+    the position and every card; values are then estimates, ``exact=False``)."""
     _check_limits(node_budget, deadline, tt_bits)
+    _check_horizon(horizon)
     start = time.monotonic()
-    core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    core = _core(state, tt_bits, poignee, horizon)
+    exact = not core.truncated()
     out: dict[Move, CardResult] = {}
     # the position's value first: it bounds every card's value (the attack's cards are
     # worth at most V, the defence's at least V) and warms the shared table
@@ -165,7 +198,8 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
                                st["nodes"] - s0["nodes"], complete, time.monotonic() - t0,
                                stopped=_stopped(complete, node_budget, st["nodes"]),
                                tt_hits=st["tt_hits"] - s0["tt_hits"],
-                               tt_probes=st["tt_probes"] - s0["tt_probes"], card=move)
+                               tt_probes=st["tt_probes"] - s0["tt_probes"], exact=exact,
+                               card=move)
     return out
 
 

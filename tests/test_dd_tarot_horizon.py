@@ -1,0 +1,181 @@
+"""Tarot horizon search (solver.dd.tarot ``horizon=``, the core's ``set_horizon`` and
+``static_eval``): a depth-limited double-dummy search whose leaves are scored by a static
+evaluation of T (TAROT-SCORE-1, with TAROT-COUNT-2 threshold, TAROT-SCORE-3 petit au
+bout, TAROT-SCORE-5 chelem) instead of being searched to the end.
+
+Checked here: a horizon covering every trick left gives the exact values bit for bit;
+the static evaluation is exact on finished deals and one trick from the end and stays
+inside the objective's range (the core's value bounds); a truncated search equals a plain
+depth-limited minimax written below on the core's play/undo and the same static
+evaluation; results are deterministic; bad horizons raise OptionError."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_dd_tarot import final_T, random_endgame
+
+from solver.cards import TAROT_DECK
+from solver.core import tarot as face
+from solver.dd import tarot as ddt
+from solver.errors import OptionError
+from solver.games import tarot as rules
+
+INF = 10**6
+
+
+def tricks_left(st: rules.TarotState) -> int:
+    """Tricks still to finish, the current one included."""
+    return st.hands[st.to_act].bit_count()
+
+
+def depth_limited(core, hz: int, alpha: int = -INF, beta: int = INF) -> int:
+    """Depth-limited minimax (alpha-beta, full window from the caller) on the core's
+    own play/undo: the deal's T when it is over, the static evaluation at a trick
+    boundary with trick number >= hz (attack max, defence min). No table, no bounds,
+    no card merging: an independent check of the core's truncated search."""
+    if core.is_over():
+        return core.final_value()
+    if not core.trick and core.trick_no >= hz:
+        return core.static_eval()
+    attack = core.side_of_to_act()
+    best = -INF if attack else INF
+    for card in TAROT_DECK.cards(core.legal_mask()):
+        core.play(card)
+        v = depth_limited(core, hz, alpha, beta)
+        core.undo()
+        if attack:
+            best = max(best, v)
+            alpha = max(alpha, v)
+        else:
+            best = min(best, v)
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    return best
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_full_horizon_equals_exact(n):
+    """TAROT-SCORE-1: horizon >= the tricks after the current one is the exact search
+    (same value of the position and of every card, same node counts), exact=True."""
+    rng = random.Random(4100 + n)
+    for i in range(36):  # 108 endgames over the three player counts
+        st = random_endgame(rng, n, 3 + i % 3)
+        left = tricks_left(st)
+        ref = ddt.solve(st, tt_bits=12, line=False)
+        for h in (left - 1, left, left + 4) if i % 4 == 0 else (left - 1 + i % 3,):
+            res = ddt.solve(st, tt_bits=12, line=False, horizon=h)
+            assert res.exact and res.complete
+            assert (res.value, res.nodes) == (ref.value, ref.nodes), (n, i, h)
+        if i % 3 == 0:
+            exact = ddt.solve_cards(st, tt_bits=12)
+            cards = ddt.solve_cards(st, tt_bits=12, horizon=left + i % 2)
+            assert {m: (r.value, r.nodes) for m, r in cards.items()} == \
+                   {m: (r.value, r.nodes) for m, r in exact.items()}
+            assert all(r.exact for r in cards.values())
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_static_eval_exact_at_the_end_and_in_range(n):
+    """The static evaluation is the rules' T on finished deals (TAROT-SCORE-1/3/5),
+    the exact value with one trick left, and inside the core's value bounds (the
+    range of the exact value) everywhere along random plays."""
+    rng = random.Random(4200 + n)
+    for i in range(30):
+        st = random_endgame(rng, n, 4)
+        while st.trick:
+            st.play(rng.choice(st.legal_moves()))
+        while st.phase == "play":
+            core = face.from_state(st, tt_bits=4)
+            lo, hi = core.bounds()
+            v = core.static_eval()
+            assert lo <= v <= hi, (n, i, lo, v, hi)
+            if tricks_left(st) == 1:
+                assert v == ddt.solve(st, tt_bits=8, line=False).value
+            for _ in range(n):
+                st.play(rng.choice(st.legal_moves()))
+        # finished deal: replay the last trick in the core and evaluate there
+        last = st.copy()
+        for _ in range(n):
+            last.undo()
+        core = face.from_state(last, tt_bits=4)
+        for mv in st.history[-n:]:
+            core.play(mv.value)
+        assert core.is_over()
+        assert core.static_eval() == core.final_value() == final_T(st)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_truncated_search_equals_depth_limited_minimax(n):
+    """Values of the truncated search (position and every card, horizons 1 and 2) equal
+    the plain depth-limited minimax above, with the table and the core's pruning bounds
+    on: the leaves stay inside the bounds, so pruning stays valid."""
+    rng = random.Random(4300 + n)
+    checked = differ = 0
+    for i in range(12):
+        st = random_endgame(rng, n, 4 + (i % 2 if n < 5 else 0))
+        for h in (1, 2):
+            if h >= tricks_left(st) - 1:
+                continue  # exact search, covered above
+            res = ddt.solve(st, tt_bits=12, line=True, horizon=h)
+            assert not res.exact and res.complete
+            differ += res.value != ddt.solve(st, tt_bits=12, line=False).value
+            core = face.from_state(st, tt_bits=4)
+            hz = core.trick_no + 1 + h
+            assert res.value == depth_limited(core, hz), (n, i, h)
+            # the line stops at the horizon and reaches the value there
+            for mv in res.line:
+                core.play(mv.value)
+            assert not core.trick and core.trick_no == hz
+            assert core.static_eval() == res.value
+            cards = ddt.solve_cards(st, tt_bits=12, horizon=h)
+            for mv, r in cards.items():
+                c = face.from_state(st, tt_bits=4)
+                c.play(mv.value)
+                assert not r.exact and r.value == depth_limited(c, hz), (n, i, h, mv)
+            checked += 1
+    assert checked >= 6 and differ >= 3  # the horizon does change values
+
+
+def test_truncated_search_table_and_bounds_do_not_change_values():
+    """Deeper positions (6 tricks left, horizon 2): the same values with the table,
+    bounds, merging and ordering switched off in the core."""
+    rng = random.Random(4400)
+    for i in range(9):
+        n = 3 + i % 3
+        st = random_endgame(rng, n, 6)
+        full = face.from_state(st, tt_bits=16)
+        full.set_horizon(2)
+        plain = face.from_state(st, tt_bits=16)
+        plain.set_horizon(2)
+        plain.set_features(tt=False, merge=False, bounds=False, order=False)
+        assert full.value()[0] == plain.value()[0], (n, i)
+
+
+def test_deterministic():
+    rng = random.Random(4500)
+    st = random_endgame(rng, 4, 7)
+    a = ddt.solve_cards(st, horizon=2)
+    b = ddt.solve_cards(st, horizon=2)
+    assert {m: (r.value, r.nodes) for m, r in a.items()} == \
+           {m: (r.value, r.nodes) for m, r in b.items()}
+    assert ddt.solve(st, horizon=2).value == ddt.solve(st, horizon=2).value
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "2", True])
+def test_bad_horizon_is_an_option_error(bad):
+    st = random_endgame(random.Random(4600), 4, 5)
+    with pytest.raises(OptionError, match="horizon"):
+        ddt.solve(st, horizon=bad)
+    with pytest.raises(OptionError, match="horizon"):
+        ddt.solve_cards(st, horizon=bad)
+
+
+def test_horizon_zero_or_none_is_exact():
+    st = random_endgame(random.Random(4700), 4, 5)
+    ref = ddt.solve(st, line=False)
+    for h in (None, 0):
+        r = ddt.solve(st, line=False, horizon=h)
+        assert r.exact and (r.value, r.nodes) == (ref.value, ref.nodes)
