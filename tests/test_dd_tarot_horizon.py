@@ -179,3 +179,24 @@ def test_horizon_zero_or_none_is_exact():
     for h in (None, 0):
         r = ddt.solve(st, line=False, horizon=h)
         assert r.exact and (r.value, r.nodes) == (ref.value, ref.nodes)
+
+
+def test_default_horizon():
+    """Exact near the end, a horizon that shrinks as the deal gets longer; the value it
+    gives is an estimate (exact=False) or exact (None)."""
+    for n, exact_from in ((3, 9), (4, 7), (5, 6)):
+        hs = rules.HAND_SIZE[n]
+        rng = random.Random(4800 + n)
+        st = random_endgame(rng, n, hs)
+        seen = []
+        while st.phase == "play":
+            h = ddt.default_horizon(st)
+            left = hs - st.trick_no()
+            assert (h is None) == (left <= exact_from), (n, left, h)
+            seen.append(h or 0)
+            st.play(rng.choice(st.legal_moves()))
+        hs_seen = [h for h in seen if h]
+        assert hs_seen == sorted(hs_seen) and hs_seen[0] == 1
+    st = random_endgame(random.Random(4900), 4, 18)
+    res = ddt.solve_cards(st, horizon=ddt.default_horizon(st))
+    assert all(r.complete and not r.exact for r in res.values())
