@@ -1,5 +1,6 @@
-"""Exact double-dummy analysis for Tarocchini (Ottocento and Terziglio; all hands,
-the discard and a solo stock visible).
+"""Double-dummy analysis for Tarocchini (Ottocento and Terziglio; all hands, the
+discard and a solo stock visible): exact, or depth-limited with a static evaluation
+(``horizon``).
 
 Objective (the true one of the play phase): **side 1's final total minus side 0's
 final total, in half points** (``value``; ``value / 2`` is in card points), where a
@@ -25,6 +26,14 @@ combination-relevant cards side 1 has captured, debts, "has won a trick", pips h
 while the Matto is out), values stored relative to the card points taken; merged
 equivalent cards (pips with no card between them, Moors of one hand) and move
 ordering (TT move, cheap winners, points to a winning partner, low ducks).
+
+Horizon search (``horizon=H``, for positions whose exact search is out of reach, see
+``default_horizon``): the current trick and the next H tricks are searched exactly and
+the trick boundary after them is scored by the core's static evaluation (captured
+points and combinations, plus the remaining cards projected to the sides by their
+sure tricks and trump strength: ``static_eval`` in src_ext/tarocchini_core.pyx), on
+the scale of the exact value.  The result is the exact value of that truncated game,
+``exact=False``; a horizon reaching the last trick is the exact search, bit for bit.
 """
 
 from __future__ import annotations
@@ -76,60 +85,147 @@ def _load(game: Game, position: Position, tt_bits: int) -> DDSolver:
     return s
 
 
+def check_horizon(horizon: Any) -> int:
+    """Validate a horizon (None or 0: exact search to the end; else the number of
+    complete tricks searched after the current one); returns it as an int (0 = none)."""
+    if horizon is None:
+        return 0
+    if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
+        raise OptionError(f"horizon must be None or an integer >= 0 (tricks searched after "
+                          f"the current one), got {horizon!r}")
+    return horizon
+
+
+def tricks_left(position: Position) -> int:
+    """Tricks still to be completed, the one in progress included."""
+    return position.hands[position.leader].bit_count() + (1 if position.trick else 0)
+
+
+def is_truncated(position: Position, horizon: int | None) -> bool:
+    """Does ``horizon`` stop the search before the end (a static evaluation at the
+    leaves)?  Not when the stop would leave one trick or none: the last trick is
+    played out, which is exact."""
+    h = check_horizon(horizon)
+    return h > 0 and tricks_left(position) - 1 - h >= 2
+
+
+# default_horizon: horizon by tricks left L (the trick in progress included), measured
+# with solve_cards on 20 deals of benchmarks/deals/tarocchini_<variant>.txt per row
+# (endgames by seeded random play, benchmarks/dd_tarocchini.endgame), median nodes
+# (p90 where it matters):
+#   Ottocento  exact: L=6 74k (p90 153k), L=7 377k (1.8M).
+#              L=7: H3 56k, H4 185k;  L=8: H3 111k, H4 533k;  L=9: H2 27k, H3 178k;
+#              L=10: H2 51k, H3 387k;  L=11: H2 100k, H3 853k;  L=12: H1 10k, H2 211k;
+#              L=13: H1 16k, H2 230k;  L=14: H1 18k, H2 291k;  L=15: H1 22k, H2 409k.
+#   Terziglio  exact: L=7 22k (p90 85k), L=8 99k (888k).
+#              L=8: H4 41k, H5 50k;  L=9: H4 102k;  L=10: H3 61k, H4 187k;
+#              L=11: H3 160k;  L=12: H2 23k, H3 174k;  L=13: H2 45k, H3 354k;
+#              L=14: H2 51k;  L=15: H2 83k;  L=16: H2 133k;  L=17: H1 10k, H2 193k;
+#              L=18: H1 11k, H2 285k.
+# Each extra trick searched costs x5-x20 nodes (large hands early in the deal), so the
+# largest H with a median around 150k at most is taken; None where the exact search is
+# cheap.  (The p90 is 3-10x the median: pimc's node budget still skips a few worlds.)
+_EXACT_UP_TO = {4: 6, 3: 7}
+_HORIZON_BY_LEFT = {
+    4: {7: 3, 8: 3, 9: 2, 10: 2, 11: 2, 12: 1, 13: 1, 14: 1, 15: 1},
+    3: {8: 5, 9: 4, 10: 3, 11: 3, 12: 2, 13: 2, 14: 2, 15: 2, 16: 2, 17: 1, 18: 1, 19: 1},
+}
+
+
+def default_horizon(state: Any) -> int | None:
+    """The horizon to use for ``solve_cards`` of one (sampled) world of ``state``.
+
+    None (exact search to the end) when few tricks are left: Ottocento <= 6 tricks
+    (exact solve_cards median 74k nodes, p90 153k, on benchmarks/deals/), Terziglio <= 7
+    (22k, p90 85k; at 8 tricks the median is 99k but p90 888k).  Else the largest
+    horizon whose median solve_cards cost stays around 50k-150k nodes, by tricks left
+    L (the trick in progress included; measured on 20 deals per row, figures in the
+    comment above ``_HORIZON_BY_LEFT``): Ottocento L 7-8: 3, 9-11: 2, 12-15: 1 (trick 1:
+    median 22k nodes, H=2 would take 409k); Terziglio L 8: 5, 9: 4, 10-11: 3, 12-16: 2,
+    17-19: 1 (trick 1: 11k, H=2 285k).  Works on a state or a core Position (it reads
+    ``hands``, ``leader`` and ``trick``)."""
+    n = len(state.hands)
+    left = state.hands[state.leader].bit_count() + (1 if state.trick else 0)
+    if left <= _EXACT_UP_TO[n]:
+        return None
+    return _HORIZON_BY_LEFT[n].get(left, 1)
+
+
+def static_value(game: Game, position: Position) -> int:
+    """The core's static evaluation (estimated side 1 − side 0 final totals, half
+    points) of a position at a trick boundary: what a horizon search scores its leaves
+    with (see ``static_eval`` in src_ext/tarocchini_core.pyx).  Exact when the deal is
+    over or one trick is left.  For tests and inspection."""
+    s = _load(game, position, DEFAULT_TT_BITS)
+    return s.static_value()
+
+
 def solve_position(game: Game, position: Position, node_budget: int | None = None,
                    deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
-                   guess: int = 0) -> TarocchiniResult:
-    """Exact value of a validated position (see the module docstring)."""
+                   guess: int = 0, horizon: int | None = None) -> TarocchiniResult:
+    """Value of a validated position (see the module docstring and ``solve``)."""
     _check_limits(node_budget, deadline, tt_bits)
+    h = check_horizon(horizon)
     s = _load(game, position, tt_bits)
     s.reset_stats()
     t = time.perf_counter()
-    value, lo, hi, nodes, complete = s.solve(guess, node_budget or 0, deadline or 0.0)
+    value, lo, hi, nodes, complete = s.solve(guess, node_budget or 0, deadline or 0.0, h)
     dt = time.perf_counter() - t
     stats = s.stats()
     return TarocchiniResult(value if complete else None, lo, hi, nodes, complete, dt,
                             stopped=_stopped(complete, node_budget, nodes),
-                            tt_hits=stats["tt_hits"], tt_probes=stats["tt_probes"])
+                            tt_hits=stats["tt_hits"], tt_probes=stats["tt_probes"],
+                            exact=not is_truncated(position, h))
 
 
 def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
-          tt_bits: int = DEFAULT_TT_BITS) -> TarocchiniResult:
-    """Exact double-dummy value of a Tarocchini state in its play phase.
+          tt_bits: int = DEFAULT_TT_BITS, horizon: int | None = None) -> TarocchiniResult:
+    """Double-dummy value of a Tarocchini state in its play phase.
 
     ``node_budget`` (nodes) and ``deadline`` (seconds) stop the search; the result
-    then says ``complete=False`` and gives the proven bounds."""
+    then says ``complete=False`` and gives the proven bounds.  ``horizon`` (None or 0:
+    exact search to the end) searches the current trick and the next ``horizon``
+    tricks exactly and scores the trick boundary after them with the core's static
+    evaluation: the value is then that of the truncated game (``exact=False``; the
+    bounds are bounds of that estimate).  A horizon reaching the last trick gives the
+    exact value (``exact=True``)."""
     return solve_position(game_of_state(state), position_of_state(state), node_budget,
-                          deadline, tt_bits)
+                          deadline, tt_bits, horizon=horizon)
 
 
 def solve_cards_position(game: Game, position: Position, node_budget: int | None = None,
-                         deadline: float | None = None,
-                         tt_bits: int = DEFAULT_TT_BITS) -> tuple[dict[int, CardResult], int]:
+                         deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
+                         horizon: int | None = None) -> tuple[dict[int, CardResult], int]:
     """Value of every legal card (deck index -> CardResult of ``Move("card", c)``) and
-    the total node count (one search scores every card)."""
+    the total node count (one search scores every card; ``horizon`` as in ``solve``,
+    counted from ``position``)."""
     _check_limits(node_budget, deadline, tt_bits)
+    h = check_horizon(horizon)
+    exact_game = not is_truncated(position, h)
     s = _load(game, position, tt_bits)
     s.reset_stats()
     t = time.perf_counter()
-    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0)
+    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0, h)
     dt = time.perf_counter() - t
     stats = s.stats()
     out = {}
     for card, lo, hi in cards:
-        exact = lo == hi
-        out[card] = CardResult(lo if exact else None, lo, hi, nodes, exact, dt,
-                               stopped=None if exact else _stopped(False, node_budget, nodes),
+        done = lo == hi
+        out[card] = CardResult(lo if done else None, lo, hi, nodes, done, dt,
+                               stopped=None if done else _stopped(False, node_budget, nodes),
                                tt_hits=stats["tt_hits"], tt_probes=stats["tt_probes"],
-                               card=Move("card", card))
+                               exact=exact_game, card=Move("card", card))
     return out, nodes
 
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
-                tt_bits: int = DEFAULT_TT_BITS) -> dict[Move, CardResult]:
+                tt_bits: int = DEFAULT_TT_BITS,
+                horizon: int | None = None) -> dict[Move, CardResult]:
     """Value of every legal card move of the seat to act.  A card played with a signal
-    (``KS:volo``) gets its card's value: signals do not change the play (OTTO-SIG-1)."""
+    (``KS:volo``) gets its card's value: signals do not change the play (OTTO-SIG-1).
+    ``horizon``: see ``solve`` (truncated results have ``exact=False``)."""
     per_card, _ = solve_cards_position(game_of_state(state), position_of_state(state),
-                                       node_budget, deadline, tt_bits)
+                                       node_budget, deadline, tt_bits, horizon=horizon)
     out: dict[Move, CardResult] = {}
     for move in state.legal_moves():
         card = move.value if move.kind == "card" else (
