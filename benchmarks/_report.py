@@ -48,9 +48,7 @@ def fmt(v) -> str:
     return "" if v is None else str(v)
 
 
-def table(rows: list[dict]) -> str:
-    if not rows:
-        return "(no rows)\n"
+def _one_table(rows: list[dict]) -> str:
     keys: list[str] = []
     for r in rows:
         for k in r:
@@ -60,6 +58,21 @@ def table(rows: list[dict]) -> str:
     for r in rows:
         lines.append("| " + " | ".join(fmt(r.get(k)) for k in keys) + " |")
     return "\n".join(lines) + "\n"
+
+
+def table(rows: list[dict]) -> str:
+    """Markdown tables of ``rows``: consecutive rows with the same columns (the
+    non-empty ones) share a table, so a section mixing kinds of rows stays readable."""
+    if not rows:
+        return "(no rows)\n"
+    groups: list[list[dict]] = []
+    for r in rows:
+        r = {k: v for k, v in r.items() if v is not None and v != ""}
+        if groups and list(groups[-1][0]) == list(r):
+            groups[-1].append(r)
+        else:
+            groups.append([r])
+    return "\n".join(_one_table(g) for g in groups)
 
 
 def report(title: str, sections: dict[str, list[dict]], append: bool = True) -> str:
