@@ -34,10 +34,16 @@ identical at every step, checked by a checksum of all values):
   with 2 cards left 25% are cut by static bounds, 50% by the table, 5% by the cash
   bound, 17% are expanded (3 left: 23% / 45% / 3% / 29%).
   Larger exact-value caching (full-window search at <= 2 or 3 cards) costs +9% / +50%.
-* So the 2 ms target (about 15x fewer nodes) needs a stronger idea than tuning: a
-  quasi-symmetry table (entries reused across positions differing only in low-point
-  cards, with the value shifted by the bounded difference, as in Kupferschmid & Helmert's
-  Skat solver) or multi-trick quick-trick bounds in the DDS style.
+* Quasi-symmetry (kept): bounds stored under a shape key (holders of the remaining cards
+  in power order, up to 5 cards per hand) serve positions of the same shape with other
+  point cards, widened by the rank-matched point distance (after Kupferschmid &
+  Helmert's Skat solver). 240 deals: median nodes 174k -> 90k (value), 408k -> 234k
+  (all cards), max 3.0M -> 1.6M / 6.5M -> 2.7M; time -30% (two table probes on an exact
+  miss); identical values. Keeping every variant in the shape's bucket instead of one
+  representative thrashed the table (up to 600x more nodes on a deal where the
+  defence takes every trick) and was replaced.
+* So the 2 ms target (still ~8x fewer nodes) needs more than this: multi-trick
+  quick-trick bounds in the DDS style, a cheaper all-cards scheme (45 probes per deal).
 
 Times are CPU times of this process (``time.process_time``; both solvers run
 single-threaded in-process), because wall-clock times on the shared, overloaded

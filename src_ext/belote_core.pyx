@@ -32,7 +32,7 @@ the full deal, all six strains; total nodes; CPU ns/node on the shared machine):
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int16_t, uint8_t, int8_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport abs, calloc, free
 from libc.string cimport memset
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -57,6 +57,7 @@ DEF MAXMOVES = 8
 DEF TT_MIN_LEFT = 1  # no table below this many cards per hand (cheaper to search)
 DEF FOLLOW_BOUND = 0  # probes that test the last fail-soft bound before bisecting
 DEF CASH_BOUND = 1  # bound from a surely winning lead at trick boundaries
+DEF QUASI = 1      # shape entries with point-distance bounds (quasi-symmetry)
 DEF STATS = 0      # 1: count nodes by depth and cutoff positions (diagnostics)
 
 STRAIN_NAMES = ("S", "H", "D", "C", "TA", "SA")
@@ -578,6 +579,15 @@ cdef class BeloteCore:
 # for générale); each entry also holds the generation (one per deal and contract:
 # the holder of every card is fixed within a generation).  Values are stored as
 # lower / upper bounds relative to the attack's points already taken.
+#
+# Quasi-symmetry (after Kupferschmid & Helmert's Skat solver): positions with the same
+# *shape* -- per suit the holders of the remaining cards in power order -- have
+# isomorphic game trees, so their values differ by at most the summed point difference
+# of their rank-matched cards (``point_distance``).  With at most 5 cards per hand,
+# every stored bound is also kept under the shape key (one representative per shape);
+# when the exact key misses, the representative's bounds widened by the distance still
+# cut most null-window probes.  Measured on the 240 Coinche benchmark deals: nodes
+# halved (median 174k -> 90k for the value, 408k -> 234k for all cards), same values.
 
 DEF MODE_VALUE = 0
 DEF MODE_GENERALE = 1
@@ -586,12 +596,13 @@ DEF BOUND_UPPER = 2
 DEF EXACT_LEFT = 0   # trick-boundary nodes with at most this many cards: exact values
 
 ctypedef struct TTEntry:
+    # 16 bytes, four to a cache line
     uint64_t key
-    uint32_t gen
+    uint32_t rem            # the remaining cards (core mask) of the stored position
+    uint8_t gen             # generation (low byte; the table is cleared when it wraps)
     uint8_t lb              # bounds on the value relative to the attack's points
     uint8_t ub
     uint8_t move
-    uint8_t left
 
 
 ctypedef struct Search:
@@ -609,6 +620,7 @@ ctypedef struct Search:
     int64_t tt_probes
     int64_t tt_hits
     int64_t tt_stores
+    int64_t shape_hits      # exact misses answered by a same-shape entry
     int64_t probes
     int64_t by_left[9]      # nodes by cards left in the hand of the seat to act
     int64_t cut_at[9]       # cutoffs by index of the move that caused them
@@ -653,6 +665,64 @@ cdef inline uint64_t tt_key(const Search* s, int mode) noexcept nogil:
             | ((<uint64_t>mode) << 59) | (who << 60))
 
 
+cdef inline uint64_t shape_key(const Search* s, int mode) noexcept nogil:
+    """Key of a trick-boundary position up to the points of its cards (quasi-symmetry):
+    per suit the number of remaining cards and their holders in power order, plus the
+    leader, the capot flag, the mode and the attack team.  Positions with the same shape
+    have isomorphic game trees (same legal moves and trick winners move for move); only
+    the points of the cards differ, so their values differ by at most ``point_distance``.
+    Fits 64 bits for at most 5 cards per hand (16 + 2 * 20 + 6 bits); bit 63 marks it."""
+    cdef const Pos* p = &s.p
+    cdef uint64_t rem = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint64_t key = 0, m
+    cdef int st, b, sh = 0
+    for st in range(4):
+        m = (rem >> (8 * st)) & 0xFF
+        key |= (<uint64_t>popcount64(m)) << sh
+        sh += 4
+        while m:
+            b = highest_bit(m)
+            m ^= (<uint64_t>1) << b
+            key |= (<uint64_t>s.owner[8 * st + b]) << sh
+            sh += 2
+    cdef uint64_t who = <uint64_t>(p.taker if mode == MODE_GENERALE else p.attack)
+    return (key | ((<uint64_t>p.leader) << 56) | ((<uint64_t>(p.fcap & 1)) << 58)
+            | ((<uint64_t>mode) << 59) | (who << 60) | ((<uint64_t>1) << 63))
+
+
+cdef inline int point_distance(const Rules* r, uint32_t a, uint32_t b) noexcept nogil:
+    """Sum over the remaining cards, matched by rank order within each suit, of the
+    difference of their points: a bound on how much the values of two positions of the
+    same shape can differ (every line of play wins the same tricks in both; a capot is
+    worth capot_points in both, and with the capot flag ap = 152 - remaining points)."""
+    cdef uint32_t x, y
+    cdef int st, i, j, d = 0
+    if a == b:
+        return 0
+    for st in range(4):
+        x = (a >> (8 * st)) & 0xFF
+        y = (b >> (8 * st)) & 0xFF
+        while x:
+            i = highest_bit(x)
+            j = highest_bit(y)
+            x ^= (<uint32_t>1) << i
+            y ^= (<uint32_t>1) << j
+            d += abs(r.pts[8 * st + i] - r.pts[8 * st + j])
+    return d
+
+
+cdef inline int map_move(uint32_t a, uint32_t b, int c) noexcept nogil:
+    """The card of remaining set b at the rank position card c has in remaining set a."""
+    cdef int st = c >> 3
+    cdef uint32_t x = (a >> (8 * st)) & 0xFF
+    cdef uint32_t y = (b >> (8 * st)) & 0xFF
+    cdef int k = popcount64(x >> ((c & 7) + 1))   # cards of a above c in its suit
+    while k:
+        y ^= (<uint32_t>1) << highest_bit(y)
+        k -= 1
+    return 8 * st + highest_bit(y) if y else -1
+
+
 cdef inline uint64_t tt_index(const Search* s, uint64_t key) noexcept nogil:
     # first slot of the key's bucket: 4 entries of 16 bytes = one 64-byte cache line
     return ((key * <uint64_t>0x9E3779B97F4A7C15) >> (64 - s.tt_bits)) & ~(<uint64_t>3)
@@ -663,37 +733,54 @@ cdef inline TTEntry* tt_probe(Search* s, uint64_t key) noexcept nogil:
     cdef int k
     s.tt_probes += 1
     for k in range(4):
-        if s.tt[i + k].key == key and s.tt[i + k].gen == s.gen:
+        if s.tt[i + k].key == key and s.tt[i + k].gen == <uint8_t>s.gen:
             s.tt_hits += 1
             return &s.tt[i + k]
     return NULL
 
 
-cdef inline void tt_store(Search* s, uint64_t key, int value_rel, int kind, int move,
-                          int left) noexcept nogil:
-    """Store a bound (kind: BOUND_LOWER, BOUND_UPPER or both = exact).  Bucket of four
-    (one cache line): the same key is updated in place; otherwise an entry of an older
-    generation is replaced, else the one with fewest cards left (cheapest to redo)."""
-    cdef uint64_t i = tt_index(s, key)
+cdef inline TTEntry* shape_probe(Search* s, uint64_t skey, uint32_t rem,
+                                 int* dist) noexcept nogil:
+    """The representative stored for the shape ``skey`` (one per shape: the last one
+    searched) and its point distance to the remaining cards ``rem``."""
+    cdef uint64_t i = tt_index(s, skey)
+    cdef int k
+    for k in range(4):
+        if s.tt[i + k].key == skey and s.tt[i + k].gen == <uint8_t>s.gen:
+            s.shape_hits += 1
+            dist[0] = point_distance(&s.r, s.tt[i + k].rem, rem)
+            return &s.tt[i + k]
+    return NULL
+
+
+cdef inline void shape_store(Search* s, uint64_t skey, uint32_t rem, int value_rel, int kind,
+                             int move) noexcept nogil:
+    """Record the bounds of the position with remaining cards ``rem`` as its shape's
+    representative (bounds of the same cards are merged, another variant replaces it)."""
+    cdef uint64_t i = tt_index(s, skey)
     cdef TTEntry* e = NULL
     cdef TTEntry* x
     cdef int k
-    s.tt_stores += 1
     for k in range(4):
         x = &s.tt[i + k]
-        if x.key == key and x.gen == s.gen:
+        if x.key == skey and x.gen == <uint8_t>s.gen:
             e = x
+            if x.rem != rem:
+                e.rem = rem
+                e.lb = 0
+                e.ub = 255
             break
     if e == NULL:
         for k in range(4):
             x = &s.tt[i + k]
-            if x.gen != s.gen:
+            if x.gen != <uint8_t>s.gen:
                 e = x
                 break
-            if e == NULL or x.left < e.left:
+            if e == NULL or popcount64(x.rem) < popcount64(e.rem):
                 e = x
-        e.key = key
-        e.gen = <uint32_t>s.gen
+        e.key = skey
+        e.gen = <uint8_t>s.gen
+        e.rem = rem
         e.lb = 0
         e.ub = 255
     if value_rel < 0:
@@ -705,7 +792,45 @@ cdef inline void tt_store(Search* s, uint64_t key, int value_rel, int kind, int 
     if kind & BOUND_UPPER and value_rel < e.ub:
         e.ub = <uint8_t>value_rel
     e.move = <uint8_t>move
-    e.left = <uint8_t>left
+
+
+cdef inline void tt_store(Search* s, uint64_t key, uint32_t rem, int value_rel, int kind,
+                          int move) noexcept nogil:
+    """Store a bound (kind: BOUND_LOWER, BOUND_UPPER or both = exact).  Bucket of four
+    (one cache line): the same key is updated in place; otherwise an entry of an older
+    generation is replaced, else the one with fewest cards left (cheapest to redo)."""
+    cdef uint64_t i = tt_index(s, key)
+    cdef TTEntry* e = NULL
+    cdef TTEntry* x
+    cdef int k
+    s.tt_stores += 1
+    for k in range(4):
+        x = &s.tt[i + k]
+        if x.key == key and x.gen == <uint8_t>s.gen:
+            e = x
+            break
+    if e == NULL:
+        for k in range(4):
+            x = &s.tt[i + k]
+            if x.gen != <uint8_t>s.gen:
+                e = x
+                break
+            if e == NULL or popcount64(x.rem) < popcount64(e.rem):
+                e = x
+        e.key = key
+        e.gen = <uint8_t>s.gen
+        e.rem = rem
+        e.lb = 0
+        e.ub = 255
+    if value_rel < 0:
+        value_rel = 0
+    if value_rel > 255:
+        value_rel = 255
+    if kind & BOUND_LOWER and value_rel > e.lb:
+        e.lb = <uint8_t>value_rel
+    if kind & BOUND_UPPER and value_rel < e.ub:
+        e.ub = <uint8_t>value_rel
+    e.move = <uint8_t>move
 
 
 cdef inline int check_limits(Search* s) noexcept nogil:
@@ -916,9 +1041,10 @@ cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
     cdef const Rules* r = &s.r
     cdef Pos saved
     cdef int seat, nleft = 0, lo, hi, maximize, best, g, i, nm, c, bm, ttmove = -1
-    cdef int a0, b0, kind
+    cdef int a0, b0, kind, dist = 0
     cdef int moves[8]
-    cdef uint64_t key = 0
+    cdef uint64_t key = 0, skey = 0
+    cdef uint32_t rem = 0
     cdef TTEntry* e
     s.nodes += 1
     if check_limits(s):
@@ -943,18 +1069,23 @@ cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
         if nleft > TT_MIN_LEFT:
             key = tt_key(s, MODE_VALUE)
             e = tt_probe(s, key)
+            if QUASI and e == NULL and nleft <= 5:
+                rem = <uint32_t>(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
+                skey = shape_key(s, MODE_VALUE)
+                e = shape_probe(s, skey, rem, &dist)
         else:
             e = NULL
         if e != NULL:
-            if e.lb + p.ap >= beta or e.lb == e.ub:
-                return e.lb + p.ap
-            if e.ub + p.ap <= alpha:
-                return e.ub + p.ap
-            ttmove = e.move
-            if e.lb + p.ap > lo:
-                lo = e.lb + p.ap
-            if e.ub + p.ap < hi:
-                hi = e.ub + p.ap
+            # a same-shape position's bounds hold within their point distance
+            if e.lb - dist + p.ap >= beta or (e.lb == e.ub and dist == 0):
+                return e.lb - dist + p.ap
+            if e.ub + dist + p.ap <= alpha:
+                return e.ub + dist + p.ap
+            ttmove = e.move if dist == 0 else map_move(e.rem, rem, e.move)
+            if e.lb - dist + p.ap > lo:
+                lo = e.lb - dist + p.ap
+            if e.ub + dist + p.ap < hi:
+                hi = e.ub + dist + p.ap
         if CASH_BOUND and nleft > TT_MIN_LEFT:
             g = cash_gain(r, p, seat)
             if g >= 0:
@@ -1021,7 +1152,13 @@ cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
             kind = BOUND_LOWER
         else:
             kind = BOUND_LOWER | BOUND_UPPER
-        tt_store(s, key, best - saved.ap, kind, bm, nleft)
+        # (the position is restored: p equals saved here)
+        rem = <uint32_t>(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
+        tt_store(s, key, rem, best - saved.ap, kind, bm)
+        if QUASI and nleft <= 5:
+            if skey == 0:
+                skey = shape_key(s, MODE_VALUE)
+            shape_store(s, skey, rem, best - saved.ap, kind, bm)
     return best
 
 
@@ -1079,7 +1216,8 @@ cdef int gen_search(Search* s) noexcept nogil:
             res = 0
             break
     if saved.trick_n == 0:
-        tt_store(s, key, res, BOUND_LOWER if res == 1 else BOUND_UPPER, c, nleft)
+        tt_store(s, key, <uint32_t>(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]), res,
+                 BOUND_LOWER if res == 1 else BOUND_UPPER, c)
     return res
 
 
@@ -1145,13 +1283,14 @@ cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
     return lo
 
 
-if sizeof(Pos) != 56:   # pos_copy copies seven 64-bit words
+if sizeof(Pos) != 56 or sizeof(TTEntry) != 16:   # pos_copy: seven 64-bit words; 4 entries a line
     raise ImportError("belote_core: unexpected Pos layout")
 
 
 cdef class DDSolver:
     """Exact double-dummy search for one contract; owns its transposition table
-    (2**tt_bits entries of 16 bytes, two-way buckets, generation-tagged)."""
+    (2**tt_bits entries of 16 bytes, four-way buckets, generation-tagged; exact and
+    shape entries share it)."""
 
     cdef Search s
     cdef int configured
@@ -1182,7 +1321,7 @@ cdef class DDSolver:
     cdef void _new_generation(self):
         cdef int i
         self.s.gen += 1
-        if self.s.gen >= ((<uint64_t>1) << 31):
+        if (self.s.gen & 0xFF) == 0:      # entries keep the generation's low byte
             memset(self.s.tt, 0, ((<size_t>1) << self.s.tt_bits) * sizeof(TTEntry))
             self.s.gen = 1
         for i in range(32):
@@ -1256,6 +1395,7 @@ cdef class DDSolver:
         self.s.tt_probes = 0
         self.s.tt_hits = 0
         self.s.tt_stores = 0
+        self.s.shape_hits = 0
         self.s.probes = 0
         memset(self.s.by_left, 0, sizeof(self.s.by_left))
         memset(self.s.cut_at, 0, sizeof(self.s.cut_at))
@@ -1267,7 +1407,7 @@ cdef class DDSolver:
     def stats(self) -> dict:
         """Counters of the last call: nodes, TT probes / hits / stores."""
         return {"nodes": self.s.nodes, "tt_probes": self.s.tt_probes,
-                "tt_hits": self.s.tt_hits, "tt_stores": self.s.tt_stores,
+                "tt_hits": self.s.tt_hits, "shape_hits": self.s.shape_hits, "tt_stores": self.s.tt_stores,
                 "probes": self.s.probes, "by_left": [self.s.by_left[i] for i in range(9)],
                 "cut_at": [self.s.cut_at[i] for i in range(9)],
                 "late_cut": [[self.s.late_cut[i][j] for j in range(2)] for i in range(4)],
