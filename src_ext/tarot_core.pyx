@@ -474,7 +474,12 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     what is already certain: a side holding the highest live trump wins a trick (it
     wins the trick it falls in; only the opponents' EX on the last trick of a chelem
     could take that trick, TAROT-EXC-6), so the other side cannot make a chelem; T21
-    goes to its holder's side on the same condition."""
+    goes to its holder's side on the same condition.
+
+    The bounds are nested along the play (a later boundary's interval lies inside an
+    earlier one's: captured points only grow, live points only shrink, and each "sure"
+    fact persists until it is realised), which is why static_eval clamped to them keeps
+    them valid bounds of the horizon search's truncated game."""
     cdef uint64_t l0 = 0, l1 = 0, a0 = 0, d0 = 0, top, trumps
     cdef int i, c
     cdef int base = p.ply - p.ntrick
