@@ -92,6 +92,21 @@ class _CardAgent(Agent):
         return self.horizon
 
     def solve_cards(self, state: GameState, horizon: int | None):
+        """Values of every legal card in one world. Where horizons apply, a world whose
+        search hits the node budget is searched again with a shorter horizon (3 after
+        an exact search, then one trick less down to 1), so costly worlds are still
+        counted rather than dropped."""
+        values = self._solve_cards(state, horizon)
+        if self.horizon == "exact" or getattr(dd.module_for(state.game), "default_horizon",
+                                              None) is None:
+            return values
+        while any(r.value is None for r in values.values()) and (horizon is None
+                                                                 or horizon > 1):
+            horizon = 3 if horizon is None else horizon - 1
+            values = self._solve_cards(state, horizon)
+        return values
+
+    def _solve_cards(self, state: GameState, horizon: int | None):
         limits: dict[str, Any] = {"node_budget": self.budget(state), "tt_bits": self.tt_bits}
         if horizon is not None:
             limits["horizon"] = horizon

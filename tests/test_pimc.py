@@ -63,3 +63,48 @@ def test_belote_worlds_are_always_solved_to_the_end():
     state = coinche.new_state(seed=5)
     for horizon in ("auto", "exact", 3):
         assert PimcAgent(seed=1, worlds=2, horizon=horizon).horizon_for(state) is None
+
+
+def _first_lead(game, options, seed):
+    """The state at the first card decision (with a choice) after heuristic bidding."""
+    from solver.games import get_game
+    from solver.heuristic import HeuristicAgent
+    for s in range(seed, seed + 50):   # skip deals that everybody passes
+        st = get_game(game).new_state(options=options, dealer=0, seed=s)
+        bidder = HeuristicAgent(seed=s)
+        while not st.is_over():
+            legal = st.legal_moves()
+            if len(legal) > 1 and all(m.kind == "card" for m in legal):
+                return st
+            seat = st.to_act() if callable(st.to_act) else st.to_act
+            st.play(bidder.choose(st, seat))
+    raise AssertionError("no deal reached card play")
+
+
+@pytest.mark.parametrize("game,options", [("tarot", {"players": 4}),
+                                          ("tarocchini", {"game": "terziglio"})])
+def test_early_tarot_and_tarocchini_decisions_use_the_horizon_search(game, options):
+    # at the first lead the exact search is out of reach: every world is solved by the
+    # horizon search instead of being dropped for the heuristic
+    st = _first_lead(game, options, seed=3)
+    seat = st.to_act() if callable(st.to_act) else st.to_act
+    agent = PimcAgent(seed=1, worlds=4)
+    cards = [m for m in st.legal_moves() if m.kind == "card"]
+    values = agent.card_values(st, seat, cards)
+    assert values is not None and set(values) == set(cards)
+    assert agent.last_stats["worlds"] == 4 and agent.last_stats["skipped"] == 0
+    assert isinstance(agent.last_stats["horizon"], int) and agent.last_stats["horizon"] >= 1
+    # 'exact' keeps the old behaviour: worlds over the node budget are dropped
+    exact = PimcAgent(seed=1, worlds=4, horizon="exact", node_budget=1000)
+    assert exact.card_values(st, seat, cards) is None
+    assert exact.last_stats["skipped"] > 0 and exact.last_stats["horizon"] is None
+
+
+def test_a_world_over_budget_is_searched_again_with_a_shorter_horizon():
+    st = _first_lead("tarot", {"players": 4}, seed=4)
+    seat = st.to_act() if callable(st.to_act) else st.to_act
+    cards = [m for m in st.legal_moves() if m.kind == "card"]
+    # at this first lead horizon 3 costs ~3M nodes, horizon 2 ~1M, horizon 1 ~40k
+    agent = PimcAgent(seed=2, worlds=2, horizon=3, node_budget=100_000)
+    values = agent.card_values(st, seat, cards)
+    assert values is not None and agent.last_stats["worlds"] == 2
