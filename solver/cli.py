@@ -129,9 +129,13 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
               help="Stop each search after this many seconds (it then says so).")
 @click.option("--tt-bits", type=click.IntRange(4, 28), default=None,
               help="Transposition table size: 2**bits entries.")
+@click.option("--horizon", type=click.IntRange(1), default=None,
+              help="Tarot/Tarocchini: search this many tricks after the current one "
+                   "exactly, then estimate (static evaluation): fast estimates where "
+                   "the exact search is out of reach.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def solve(source, game, players, variant, option, dealer, at, want_table, no_line,
-          node_budget, deadline, tt_bits, as_json):
+          node_budget, deadline, tt_bits, horizon, as_json):
     """Solve a deal double-dummy: value of every legal card, optimal line, DD table.
 
     SOURCE is a file (or - for standard input) holding a record (text or JSON) or,
@@ -151,7 +155,7 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
         result["position"] = where
         if not state.is_over():
             result["analysis"] = analyse(state, node_budget, deadline, tt_bits,
-                                         line=not no_line)
+                                         line=not no_line, horizon=horizon)
             result["analysis"]["trick_len"] = len(getattr(state, "trick", []))
         if want_table:
             result["table"] = table_of(record.deal, record.game, record.options,

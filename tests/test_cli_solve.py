@@ -69,3 +69,22 @@ def test_solve_user_errors_are_one_line(args, input, message, capsys):
     assert exit_.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("atout: error:") and message in err and "\n" not in err
+
+
+@pytest.mark.parametrize("example", ["tarot4.txt", "tarocchini_terziglio.txt"])
+def test_solve_horizon_gives_labelled_estimates_at_the_first_lead(example):
+    res = run("solve", str(EXAMPLES / example), "--at", "play", "--horizon", "1", "--json")
+    assert res.exit_code == 0, res.output
+    a = json.loads(res.output)["analysis"]
+    assert a["exact"] is False and a["horizon"] == 1 and "line" not in a
+    assert a["cards"] and all(c["complete"] and c["value"] is not None for c in a["cards"])
+    text = run("solve", str(EXAMPLES / example), "--at", "play", "--horizon", "1")
+    assert text.exit_code == 0 and "ESTIMATES" in text.output
+
+
+def test_solve_horizon_on_coinche_is_a_clear_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", str(EXAMPLES / "coinche_deal.txt"), "--horizon", "2"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--horizon applies to tarot and tarocchini" in err

@@ -59,8 +59,11 @@ def _is_card_token(state: GameState, token: str) -> bool:
 
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
-            tt_bits: int | None = None, line: bool = True) -> dict[str, Any]:
-    """Value of every legal card (best first for the seat to act) and an optimal line."""
+            tt_bits: int | None = None, line: bool = True,
+            horizon: int | None = None) -> dict[str, Any]:
+    """Value of every legal card (best first for the seat to act) and an optimal line.
+    With ``horizon`` (Tarot, Tarocchini) the values are estimates: exact play for that
+    many tricks after the current one, then the game's static evaluation; no line."""
     if state.is_over():
         raise AtoutError("the deal is over: nothing to solve")
     if getattr(state, "phase", "play") != "play":
@@ -69,9 +72,16 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     limits: dict[str, Any] = {"node_budget": node_budget, "deadline": deadline}
     if tt_bits is not None:
         limits["tt_bits"] = tt_bits
+    if horizon is not None:
+        if getattr(mod, "default_horizon", None) is None:
+            raise AtoutError(f"--horizon applies to tarot and tarocchini, not {state.game} "
+                             "(its exact search is fast enough)")
+        limits["horizon"] = horizon
+        line = False
     values = mod.solve_cards(state, **limits)
     seat = state.to_act
-    side = state.side_of(seat) if hasattr(state, "side_of") else None
+    side_of = getattr(state, "side_of", None)   # a method (Tarot) or a tuple (Tarocchini)
+    side = side_of(seat) if callable(side_of) else side_of[seat] if side_of else None
     sign = 1 if side in (None, 1) else -1
     rows = []
     for move, r in values.items():
@@ -81,6 +91,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     rows.sort(key=lambda x: (x["value"] is None, -sign * (x["value"] or 0)))
     out: dict[str, Any] = {
         "game": state.game, "to_act": seat,
+        "exact": all(r.exact for r in values.values()), "horizon": horizon,
         "side_to_act": "attack" if side == 1 else "defence" if side == 0 else None,
         "value_meaning": VALUE_MEANING.get(state.game, ""),
         # per-card node counts, or one shared total repeated on every card
@@ -101,6 +112,9 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 def format_analysis(a: dict[str, Any], players: int) -> str:
     lines = [f"{a['game']}: seat {a['to_act']} to play ({a['side_to_act'] or 'n/a'}); "
              f"values are {a['value_meaning']}"]
+    if not a.get("exact", True):
+        lines.append(f"ESTIMATES: exact play for {a['horizon']} more trick(s), then a static "
+                     "evaluation (not the exact double-dummy value)")
     lines.append(f"{'card':>6}  {'value':>8}  {'nodes':>12}  {'time (s)':>9}")
     for r in a["cards"]:
         v = r["value"] if r["complete"] else "stopped"
