@@ -88,3 +88,17 @@ def test_solve_horizon_on_coinche_is_a_clear_error(capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "--horizon applies to tarot and tarocchini" in err
+
+
+SOLVE_EXAMPLES = sorted(p.name for p in EXAMPLES.glob("*.txt") if not p.name.startswith("evaluate"))
+
+
+@pytest.mark.parametrize("example", SOLVE_EXAMPLES)
+def test_solve_works_on_every_sample_deal(example):
+    # every game's sample record solves (or stops at the deadline and says so)
+    res = run("solve", str(EXAMPLES / example), "--at", "play", "--deadline", "2",
+              "--no-line", "--json")
+    assert res.exit_code == 0, res.output
+    a = json.loads(res.output)["analysis"]
+    assert a["cards"] and example.startswith(a["game"])
+    assert all(c["complete"] == (c["value"] is not None) for c in a["cards"])
