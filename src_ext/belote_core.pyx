@@ -753,52 +753,14 @@ cdef inline TTEntry* shape_probe(Search* s, uint64_t skey, uint32_t rem,
     return NULL
 
 
-cdef inline void shape_store(Search* s, uint64_t skey, uint32_t rem, int value_rel, int kind,
-                             int move) noexcept nogil:
-    """Record the bounds of the position with remaining cards ``rem`` as its shape's
-    representative (bounds of the same cards are merged, another variant replaces it)."""
-    cdef uint64_t i = tt_index(s, skey)
-    cdef TTEntry* e = NULL
-    cdef TTEntry* x
-    cdef int k
-    for k in range(4):
-        x = &s.tt[i + k]
-        if x.key == skey and x.gen == <uint8_t>s.gen:
-            e = x
-            if x.rem != rem:
-                e.rem = rem
-                e.lb = 0
-                e.ub = 255
-            break
-    if e == NULL:
-        for k in range(4):
-            x = &s.tt[i + k]
-            if x.gen != <uint8_t>s.gen:
-                e = x
-                break
-            if e == NULL or popcount64(x.rem) < popcount64(e.rem):
-                e = x
-        e.key = skey
-        e.gen = <uint8_t>s.gen
-        e.rem = rem
-        e.lb = 0
-        e.ub = 255
-    if value_rel < 0:
-        value_rel = 0
-    if value_rel > 255:
-        value_rel = 255
-    if kind & BOUND_LOWER and value_rel > e.lb:
-        e.lb = <uint8_t>value_rel
-    if kind & BOUND_UPPER and value_rel < e.ub:
-        e.ub = <uint8_t>value_rel
-    e.move = <uint8_t>move
-
-
 cdef inline void tt_store(Search* s, uint64_t key, uint32_t rem, int value_rel, int kind,
-                          int move) noexcept nogil:
+                          int move, bint shape) noexcept nogil:
     """Store a bound (kind: BOUND_LOWER, BOUND_UPPER or both = exact).  Bucket of four
     (one cache line): the same key is updated in place; otherwise an entry of an older
-    generation is replaced, else the one with fewest cards left (cheapest to redo)."""
+    generation is replaced, else the one with fewest cards left (cheapest to redo).
+    Shape keys keep one representative per shape: another variant (other remaining
+    cards) replaces it rather than taking a second slot (variants of one shape share a
+    bucket, and keeping them all evicted everything else)."""
     cdef uint64_t i = tt_index(s, key)
     cdef TTEntry* e = NULL
     cdef TTEntry* x
@@ -808,6 +770,10 @@ cdef inline void tt_store(Search* s, uint64_t key, uint32_t rem, int value_rel, 
         x = &s.tt[i + k]
         if x.key == key and x.gen == <uint8_t>s.gen:
             e = x
+            if shape and x.rem != rem:
+                e.rem = rem
+                e.lb = 0
+                e.ub = 255
             break
     if e == NULL:
         for k in range(4):
@@ -1154,11 +1120,11 @@ cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
             kind = BOUND_LOWER | BOUND_UPPER
         # (the position is restored: p equals saved here)
         rem = <uint32_t>(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
-        tt_store(s, key, rem, best - saved.ap, kind, bm)
+        tt_store(s, key, rem, best - saved.ap, kind, bm, 0)
         if QUASI and nleft <= 5:
             if skey == 0:
                 skey = shape_key(s, MODE_VALUE)
-            shape_store(s, skey, rem, best - saved.ap, kind, bm)
+            tt_store(s, skey, rem, best - saved.ap, kind, bm, 1)
     return best
 
 
@@ -1217,7 +1183,7 @@ cdef int gen_search(Search* s) noexcept nogil:
             break
     if saved.trick_n == 0:
         tt_store(s, key, <uint32_t>(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]), res,
-                 BOUND_LOWER if res == 1 else BOUND_UPPER, c)
+                 BOUND_LOWER if res == 1 else BOUND_UPPER, c, 0)
     return res
 
 
