@@ -8,6 +8,7 @@ TAROT-SCORE-3 petit au bout, TAROT-SCORE-5 chelem, TAROT-EXC-3..6 Excuse)."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from test_core_tarot import CONTRACTS, KINGS, strong_taker_position
@@ -49,14 +50,29 @@ def play_legal(st: rules.TarotState, card: int) -> None:
 INF = 10**6
 
 
-def brute_force(st: rules.TarotState, memo: dict, alpha: int = -INF, beta: int = INF) -> int:
+def position_key(st: rules.TarotState) -> tuple:
+    """What the rest of the deal's play and score depend on (the memo key of brute_force)."""
+    return (tuple(st.hands), tuple(st.trick), tuple(st.won), tuple(st.tricks_won),
+            st.excuse_owed, st.petit_trick, st.leader)
+
+
+def brute_force(st: rules.TarotState, memo: dict, alpha: int = -INF, beta: int = INF,
+                leaf: Callable[[rules.TarotState], int | None] | None = None) -> int:
     """Exhaustive minimax with plain alpha-beta over every legal card (attack max,
     defence min), on the rules' own state. With the full window it returns the exact
-    value; the memo caches results of identical (state, window) calls only."""
+    value; the memo caches results of identical (state, window) calls only (one memo
+    per root and ``leaf``).
+
+    ``leaf`` (depth-limited searches, tests/test_dd_tarot_horizon.py): called on every
+    unfinished position at a trick boundary; a number it returns is that position's
+    value (it is not searched), None searches on."""
     if st.phase == "over":
         return final_T(st)
-    key = (tuple(st.hands), tuple(st.trick), tuple(st.won), tuple(st.tricks_won),
-           st.excuse_owed, st.petit_trick, st.leader, alpha, beta)
+    if leaf is not None and not st.trick:
+        v = leaf(st)
+        if v is not None:
+            return v
+    key = (position_key(st), alpha, beta)
     if key in memo:
         return memo[key]
     seat = st.to_act
@@ -65,7 +81,7 @@ def brute_force(st: rules.TarotState, memo: dict, alpha: int = -INF, beta: int =
     for card in TAROT_DECK.cards(rules.legal_cards(st.hands[seat], st.trick,
                                                    st.lead_forbidden())):
         play_legal(st, card)
-        v = brute_force(st, memo, alpha, beta)
+        v = brute_force(st, memo, alpha, beta, leaf)
         st.undo()
         if attack:
             best = max(best, v)

@@ -5,24 +5,22 @@ bout, TAROT-SCORE-5 chelem) instead of being searched to the end.
 
 Checked here: a horizon covering every trick left gives the exact values bit for bit;
 the static evaluation is exact on finished deals and one trick from the end and stays
-inside the objective's range (the core's value bounds); a truncated search equals a plain
-depth-limited minimax written below on the core's play/undo and the same static
-evaluation; results are deterministic; bad horizons raise OptionError."""
+inside the objective's range (the core's value bounds); a truncated search equals the
+plain brute-force minimax of test_dd_tarot (on the Python rules) cut at the same trick
+boundary and scored there by the same static evaluation; results are deterministic; bad
+horizons raise OptionError."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
-from test_dd_tarot import final_T, random_endgame
+from test_dd_tarot import brute_force, final_T, position_key, random_endgame
 
-from solver.cards import TAROT_DECK
 from solver.core import tarot as face
 from solver.dd import tarot as ddt
 from solver.errors import OptionError
 from solver.games import tarot as rules
-
-INF = 10**6
 
 
 def tricks_left(st: rules.TarotState) -> int:
@@ -30,30 +28,21 @@ def tricks_left(st: rules.TarotState) -> int:
     return st.hands[st.to_act].bit_count()
 
 
-def depth_limited(core, hz: int, alpha: int = -INF, beta: int = INF) -> int:
-    """Depth-limited minimax (alpha-beta, full window from the caller) on the core's
-    own play/undo: the deal's T when it is over, the static evaluation at a trick
-    boundary with trick number >= hz (attack max, defence min). No table, no bounds,
-    no card merging: an independent check of the core's truncated search."""
-    if core.is_over():
-        return core.final_value()
-    if not core.trick and core.trick_no >= hz:
-        return core.static_eval()
-    attack = core.side_of_to_act()
-    best = -INF if attack else INF
-    for card in TAROT_DECK.cards(core.legal_mask()):
-        core.play(card)
-        v = depth_limited(core, hz, alpha, beta)
-        core.undo()
-        if attack:
-            best = max(best, v)
-            alpha = max(alpha, v)
-        else:
-            best = min(best, v)
-            beta = min(beta, v)
-        if alpha >= beta:
-            break
-    return best
+def static_leaf(hz: int):
+    """Leaf hook for test_dd_tarot.brute_force: a trick boundary with trick number >= hz
+    is scored by the core's static evaluation of that position instead of being
+    searched; with it the brute force is the depth-limited minimax of the horizon.
+    Values are cached by position (brute_force meets a leaf again under other windows)."""
+    cache: dict[tuple, int] = {}
+
+    def leaf(st: rules.TarotState) -> int | None:
+        if st.trick_no() < hz:
+            return None
+        key = position_key(st)
+        if key not in cache:
+            cache[key] = face.from_state(st, tt_bits=4).static_eval()
+        return cache[key]
+    return leaf
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -110,8 +99,9 @@ def test_static_eval_exact_at_the_end_and_in_range(n):
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_truncated_search_equals_depth_limited_minimax(n):
     """Values of the truncated search (position and every card, horizons 1 and 2) equal
-    the plain depth-limited minimax above, with the table and the core's pruning bounds
-    on: the leaves stay inside the bounds, so pruning stays valid."""
+    the brute-force minimax on the Python rules with the static evaluation at the
+    horizon (no table, no bounds, no card merging), with the table and the core's
+    pruning bounds on: the leaves stay inside the bounds, so pruning stays valid."""
     rng = random.Random(4300 + n)
     checked = differ = 0
     for i in range(12):
@@ -124,7 +114,8 @@ def test_truncated_search_equals_depth_limited_minimax(n):
             differ += res.value != ddt.solve(st, tt_bits=12, line=False).value
             core = face.from_state(st, tt_bits=4)
             hz = core.trick_no + 1 + h
-            assert res.value == depth_limited(core, hz), (n, i, h)
+            leaf = static_leaf(hz)
+            assert res.value == brute_force(st, {}, leaf=leaf), (n, i, h)
             # the line stops at the horizon and reaches the value there
             for mv in res.line:
                 core.play(mv.value)
@@ -132,9 +123,9 @@ def test_truncated_search_equals_depth_limited_minimax(n):
             assert core.static_eval() == res.value
             cards = ddt.solve_cards(st, tt_bits=12, horizon=h)
             for mv, r in cards.items():
-                c = face.from_state(st, tt_bits=4)
-                c.play(mv.value)
-                assert not r.exact and r.value == depth_limited(c, hz), (n, i, h, mv)
+                st.play(mv)
+                assert not r.exact and r.value == brute_force(st, {}, leaf=leaf), (n, i, h, mv)
+                st.undo()
             checked += 1
     assert checked >= 6 and differ >= 3  # the horizon does change values
 
