@@ -13,6 +13,7 @@ search, random declarations, the discard (OTTO-DEAL-3, TERZ-BID-2) or a solo sto
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -25,49 +26,88 @@ from solver.games.base import Move
 MAT = tg.MAT
 
 
-def brute(st: tg.TarocchiniState, prune: bool = False) -> int:
-    """Minimax over every legal card, on the Python rules only (memoised on the complete
-    state: hands, trick, piles, debts, tricks won, last trick).  ``prune`` adds plain
-    alpha-beta cut-offs (still exact; the memo then holds only exact values)."""
-    n = st.n
-    side_of = st.side_of
-    owner = side_of[st.dealer] if st.variant == "ottocento" else side_of[st.declarer]
-    decl = [sum(st.decl_points[p] for p in range(n) if side_of[p] == s) for s in (0, 1)]
-    opts = st.options
-    memo: dict[Any, int] = {}
-    inf = 10 ** 9
+class PlayTree:
+    """The play of ``st`` on the Python rules (legal_cards, collect_trick, final_piles,
+    hand_totals), for the exhaustive searches of the tests.  A node is the tuple
+    (hands, trick, leader, piles, owed, won, last): hands and piles as card masks, the
+    trick as (seat, card) pairs, the Matto debts (TAROC-MATTO-2..5) and tricks won per
+    side, ``last`` the side that won the last trick (-1 before any)."""
 
-    def rec(hands: tuple[int, ...], trick: tuple[tuple[int, int], ...], leader: int,
-            piles: tuple[int, int], owed: tuple[int, int], won: tuple[int, int],
-            last: int, alpha: int, beta: int) -> int:
-        if not any(hands) and not trick:
-            fin = tg.final_piles(list(piles), list(owed), list(won), st.discard,
-                                 owner if st.discard else None, st.stock, last)
-            t = tg.hand_totals(fin, decl, last, opts)["totals_half"]
-            return t[1] - t[0]
-        key = (hands, trick, leader, piles, owed, won, last)
-        if key in memo:
-            return memo[key]
-        seat = (leader + len(trick)) % n
+    def __init__(self, st: tg.TarocchiniState) -> None:
+        self.st = st
+        self.n = st.n
+        self.side_of = side_of = st.side_of
+        self.owner = side_of[st.dealer] if st.variant == "ottocento" else side_of[st.declarer]
+        self.decl = [sum(st.decl_points[p] for p in range(st.n) if side_of[p] == s)
+                     for s in (0, 1)]
+        last = side_of[st.tricks[-1][1]] if st.tricks else -1
+        self.root = (tuple(st.hands), tuple(st.trick), st.leader, (st.piles[0], st.piles[1]),
+                     (st.owed[0], st.owed[1]), (st.tricks_won[0], st.tricks_won[1]), last)
+
+    def final(self, node: tuple) -> int:
+        """Side 1's final total minus side 0's in half points of a finished deal
+        (TAROC-PTS-2, TAROC-DECL-6, OTTO-SCORE-1, TERZ-SCORE-1)."""
+        _, _, _, piles, owed, won, last = node
+        st = self.st
+        fin = tg.final_piles(list(piles), list(owed), list(won), st.discard,
+                             self.owner if st.discard else None, st.stock, last)
+        t = tg.hand_totals(fin, self.decl, last, st.options)["totals_half"]
+        return t[1] - t[0]
+
+    def to_act(self, node: tuple) -> int:
+        return (node[2] + len(node[1])) % self.n
+
+    def children(self, node: tuple):
+        """The node after each legal card of the player to act (TAROC-PLAY-3/4), in
+        card order; a full trick is collected, its winner leads."""
+        hands, trick, leader, piles, owed, won, last = node
+        seat = self.to_act(node)
         legal = tg.legal_cards(hands[seat], list(trick))
-        maxi = side_of[seat] == 1
-        best = -inf if maxi else inf
-        a, b = alpha, beta
-        cut = False
         for c in range(62):
             if not legal >> c & 1:
                 continue
             h = list(hands)
             h[seat] &= ~(1 << c)
             tr = (*trick, (seat, c))
-            if len(tr) == n:
-                w, p2, o2 = tg.collect_trick(list(tr), side_of, list(piles), list(owed))
+            if len(tr) == self.n:
+                w, p2, o2 = tg.collect_trick(list(tr), self.side_of, list(piles), list(owed))
                 wn = list(won)
-                wn[side_of[w]] += 1
-                v = rec(tuple(h), (), w, (p2[0], p2[1]), (o2[0], o2[1]), (wn[0], wn[1]),
-                        side_of[w], a, b)
+                wn[self.side_of[w]] += 1
+                yield (tuple(h), (), w, (p2[0], p2[1]), (o2[0], o2[1]), (wn[0], wn[1]),
+                       self.side_of[w])
             else:
-                v = rec(tuple(h), tr, leader, piles, owed, won, last, a, b)
+                yield (tuple(h), tr, leader, piles, owed, won, last)
+
+
+def brute(st: tg.TarocchiniState, prune: bool = False,
+          leaf: Callable[[tuple], int | None] | None = None) -> int:
+    """Minimax over every legal card, on the Python rules only (memoised on the complete
+    state: hands, trick, piles, debts, tricks won, last trick).  ``prune`` adds plain
+    alpha-beta cut-offs (still exact; the memo then holds only exact values).
+
+    ``leaf`` (depth-limited searches, tests/test_dd_tarocchini_horizon.py): called on
+    every unfinished node (a PlayTree node) at a trick boundary; a number it returns is
+    that node's value (it is not searched), None searches on."""
+    tree = PlayTree(st)
+    memo: dict[Any, int] = {}
+    inf = 10 ** 9
+
+    def rec(node: tuple, alpha: int, beta: int) -> int:
+        if not node[1]:
+            if not any(node[0]):
+                return tree.final(node)
+            if leaf is not None:
+                v = leaf(node)
+                if v is not None:
+                    return v
+        if node in memo:
+            return memo[node]
+        maxi = tree.side_of[tree.to_act(node)] == 1
+        best = -inf if maxi else inf
+        a, b = alpha, beta
+        cut = False
+        for child in tree.children(node):
+            v = rec(child, a, b)
             if maxi:
                 best = max(best, v)
                 a = max(a, v)
@@ -78,13 +118,10 @@ def brute(st: tg.TarocchiniState, prune: bool = False) -> int:
                 cut = True
                 break
         if not cut and alpha < best < beta or not prune:
-            memo[key] = best
+            memo[node] = best
         return best
 
-    last = side_of[st.tricks[-1][1]] if st.tricks else -1
-    return rec(tuple(st.hands), tuple(st.trick), st.leader, (st.piles[0], st.piles[1]),
-               (st.owed[0], st.owed[1]), (st.tricks_won[0], st.tricks_won[1]), last,
-               -inf, inf)
+    return rec(tree.root, -inf, inf)
 
 
 def random_endgame(rng: random.Random, variant: str, tricks_left: int,

@@ -6,10 +6,10 @@ TAROC-DECL-6, OTTO-SCORE-1, TERZ-SCORE-1).
 
 Checked here: a horizon reaching the end gives the exact values bit for bit; the
 static evaluation is exact on finished deals and with one trick left, and stays inside
-the range of final values the position can still reach; a truncated search equals a
-depth-limited minimax written here on the Python rules (TAROC-PLAY-3, TAROC-PLAY-4,
-TAROC-MATTO-2) with the same static evaluation at its leaves; determinism; option
-errors.
+the range of final values the position can still reach; a truncated search equals the
+brute-force minimax of test_dd_tarocchini on the Python rules (TAROC-PLAY-3,
+TAROC-PLAY-4, TAROC-MATTO-2) cut at the same trick boundary and scored there by the
+same static evaluation; determinism; option errors.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import random
 from typing import Any
 
 import pytest
-from test_dd_tarocchini import endgames, random_endgame
+from test_dd_tarocchini import PlayTree, brute, endgames, random_endgame
 
 from solver.core import tarocchini as ct
 from solver.dd import tarocchini as dd
@@ -41,103 +41,44 @@ def horizon_stop(st: tg.TarocchiniState, horizon: int) -> int:
     return stop if stop >= 2 else -1
 
 
+def static_leaf(game: ct.Game, stop: int):
+    """Leaf hook for test_dd_tarocchini.brute: a trick boundary with ``stop`` cards per
+    hand is scored by ``dd.static_value`` instead of being searched; with it the brute
+    force is the depth-limited minimax of the horizon search."""
+    def leaf(node: tuple) -> int | None:
+        hands, _, leader, piles, owed, won, last = node
+        if hands[leader].bit_count() != stop:
+            return None
+        return dd.static_value(game, _leaf_position(game, hands, leader, piles, owed, won,
+                                                    last))
+    return leaf
+
+
 def depth_limited(st: tg.TarocchiniState, stop: int) -> int:
-    """Minimax with alpha-beta on the Python rules; a trick boundary with ``stop`` cards
-    per hand is scored by ``dd.static_value`` instead of being searched."""
-    n = st.n
-    side_of = st.side_of
-    game = ct.game_of_state(st)
-    memo: dict[Any, int] = {}
-
-    def rec(hands, trick, leader, piles, owed, won, last, alpha, beta) -> int:
-        if not trick:
-            k = hands[leader].bit_count()
-            if k == stop or k == 0:
-                return dd.static_value(game, _leaf_position(game, hands, leader, piles, owed,
-                                                            won, last))
-        key = (hands, trick, leader, piles, owed, won, last)
-        if key in memo:
-            return memo[key]
-        seat = (leader + len(trick)) % n
-        legal = tg.legal_cards(hands[seat], list(trick))
-        maxi = side_of[seat] == 1
-        best = -INF if maxi else INF
-        a, b = alpha, beta
-        cut = False
-        for c in range(62):
-            if not legal >> c & 1:
-                continue
-            h = list(hands)
-            h[seat] &= ~(1 << c)
-            tr = (*trick, (seat, c))
-            if len(tr) == n:
-                w, p2, o2 = tg.collect_trick(list(tr), side_of, list(piles), list(owed))
-                wn = list(won)
-                wn[side_of[w]] += 1
-                v = rec(tuple(h), (), w, (p2[0], p2[1]), (o2[0], o2[1]), (wn[0], wn[1]),
-                        side_of[w], a, b)
-            else:
-                v = rec(tuple(h), tr, leader, piles, owed, won, last, a, b)
-            if maxi:
-                best = max(best, v)
-                a = max(a, v)
-            else:
-                best = min(best, v)
-                b = min(b, v)
-            if a >= b:
-                cut = True
-                break
-        if not cut and alpha < best < beta:
-            memo[key] = best
-        return best
-
-    last = side_of[st.tricks[-1][1]] if st.tricks else -1
-    return rec(tuple(st.hands), tuple(st.trick), st.leader, (st.piles[0], st.piles[1]),
-               (st.owed[0], st.owed[1]), (st.tricks_won[0], st.tricks_won[1]), last,
-               -INF, INF)
+    """Minimax with alpha-beta on the Python rules (test_dd_tarocchini.brute); a trick
+    boundary with ``stop`` cards per hand is scored by ``dd.static_value``."""
+    return brute(st, prune=True, leaf=static_leaf(ct.game_of_state(st), stop))
 
 
 def final_range(st: tg.TarocchiniState) -> tuple[int, int]:
     """(min, max) of the final value over every legal continuation (no minimax)."""
-    n = st.n
-    side_of = st.side_of
-    owner = side_of[st.dealer] if st.variant == "ottocento" else side_of[st.declarer]
-    decl = [sum(st.decl_points[p] for p in range(n) if side_of[p] == s) for s in (0, 1)]
+    tree = PlayTree(st)
     memo: dict[Any, tuple[int, int]] = {}
 
-    def rec(hands, trick, leader, piles, owed, won, last) -> tuple[int, int]:
-        if not any(hands) and not trick:
-            fin = tg.final_piles(list(piles), list(owed), list(won), st.discard,
-                                 owner if st.discard else None, st.stock, last)
-            t = tg.hand_totals(fin, decl, last, st.options)["totals_half"]
-            return t[1] - t[0], t[1] - t[0]
-        key = (hands, trick, leader, piles, owed, won, last)
-        if key in memo:
-            return memo[key]
-        seat = (leader + len(trick)) % n
-        legal = tg.legal_cards(hands[seat], list(trick))
+    def rec(node: tuple) -> tuple[int, int]:
+        if not any(node[0]) and not node[1]:
+            v = tree.final(node)
+            return v, v
+        if node in memo:
+            return memo[node]
         lo, hi = INF, -INF
-        for c in range(62):
-            if not legal >> c & 1:
-                continue
-            h = list(hands)
-            h[seat] &= ~(1 << c)
-            tr = (*trick, (seat, c))
-            if len(tr) == n:
-                w, p2, o2 = tg.collect_trick(list(tr), side_of, list(piles), list(owed))
-                wn = list(won)
-                wn[side_of[w]] += 1
-                a, b = rec(tuple(h), (), w, (p2[0], p2[1]), (o2[0], o2[1]), (wn[0], wn[1]),
-                           side_of[w])
-            else:
-                a, b = rec(tuple(h), tr, leader, piles, owed, won, last)
+        for child in tree.children(node):
+            a, b = rec(child)
             lo, hi = min(lo, a), max(hi, b)
-        memo[key] = (lo, hi)
+        memo[node] = (lo, hi)
         return lo, hi
 
-    last = side_of[st.tricks[-1][1]] if st.tricks else -1
-    return rec(tuple(st.hands), tuple(st.trick), st.leader, (st.piles[0], st.piles[1]),
-               (st.owed[0], st.owed[1]), (st.tricks_won[0], st.tricks_won[1]), last)
+    return rec(tree.root)
 
 
 def static_of_state(st: tg.TarocchiniState) -> int:
