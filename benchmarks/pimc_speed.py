@@ -71,7 +71,8 @@ def time_pimc(states, worlds: int) -> tuple[list[float], int, list]:
         agent.choose(st, seat)
         times.append(time.process_time() - t)
         skipped += worlds - agent.last_stats.get("worlds", worlds)
-        horizons.append(agent.last_stats.get("horizon"))
+        if "worlds" in agent.last_stats:   # a card search ran (not an announcement)
+            horizons.append(agent.last_stats.get("horizon"))
     return times, skipped, horizons
 
 
