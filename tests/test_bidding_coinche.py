@@ -68,3 +68,22 @@ def test_cli_evaluate_json_and_errors():
     assert data["recommended"] == "generale H"
     r = CliRunner().invoke(cli, ["evaluate", "coinche", "--hand", "JH 9H XX"])
     assert r.exit_code != 0
+
+
+def _coinche_example_lines():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "examples" / "evaluate_coinche.md"
+            ).read_text(encoding="utf-8")
+    return [ln.removeprefix("atout ").strip() for ln in text.splitlines()
+            if ln.startswith("atout evaluate")]
+
+
+@pytest.mark.parametrize("line", _coinche_example_lines())
+def test_cli_evaluates_every_coinche_and_belote_example(line):
+    import shlex
+
+    r = CliRunner().invoke(cli, [*shlex.split(line), "--samples", "2", "--json"])
+    assert r.exit_code == 0, (line, r.output, r.exception)
+    data = json.loads(r.output[r.output.index("{"):])
+    assert data["recommended"] in {o["option"] for o in data["options"]}
