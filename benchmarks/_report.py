@@ -61,18 +61,21 @@ def _one_table(rows: list[dict]) -> str:
 
 
 def table(rows: list[dict]) -> str:
-    """Markdown tables of ``rows``: consecutive rows with the same columns (the
-    non-empty ones) share a table, so a section mixing kinds of rows stays readable."""
+    """Markdown tables of ``rows``: consecutive rows with the same keys share a table
+    (columns that no row of it fills are left out), so a section mixing kinds of rows
+    stays readable."""
     if not rows:
         return "(no rows)\n"
     groups: list[list[dict]] = []
     for r in rows:
-        r = {k: v for k, v in r.items() if v is not None and v != ""}
         if groups and list(groups[-1][0]) == list(r):
             groups[-1].append(r)
         else:
             groups.append([r])
-    return "\n".join(_one_table(g) for g in groups)
+    # within a table, drop the columns no row fills
+    return "\n".join(_one_table([{k: v for k, v in r.items()
+                                   if any(x.get(k) not in (None, "") for x in g)}
+                                  for r in g]) for g in groups)
 
 
 def report(title: str, sections: dict[str, list[dict]], append: bool = True) -> str:
