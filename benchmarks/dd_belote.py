@@ -42,8 +42,12 @@ identical at every step, checked by a checksum of all values):
   miss); identical values. Keeping every variant in the shape's bucket instead of one
   representative thrashed the table (up to 600x more nodes on a deal where the
   defence takes every trick) and was replaced.
-* So the 2 ms target (still ~8x fewer nodes) needs more than this: multi-trick
-  quick-trick bounds in the DDS style, a cheaper all-cards scheme (45 probes per deal).
+* Shape entries at every depth (a 64-bit mix of the shape beyond 5 cards a hand):
+  -15% nodes more (median 80k value, 198k all cards). Two variants per shape, the
+  nearest in points answering: -4% nodes, no time gain (not kept). A window search once
+  the bisection interval is <= 4..32 points wide: no fewer nodes (not kept).
+* So the 2 ms target (still ~7x fewer nodes) needs more than this: multi-trick
+  quick-trick bounds in the DDS style, a cheaper all-cards scheme (44 probes per deal).
 
 Times are CPU times of this process (``time.process_time``; both solvers run
 single-threaded in-process), because wall-clock times on the shared, overloaded
