@@ -94,15 +94,22 @@ def play(game, seed, dealer, players, variant, option, as_json):
 @click.option("--variant", default=None, help="Tarocchini variant.")
 @click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="Rule option.")
 @click.option("--out", "out", default=None, help="Write the full result as JSON here.")
-def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out):
+@click.option("--checkpoint", default=None, metavar="FILE",
+              help="Append each finished deal to FILE; the same command run again "
+                   "skips them (a long match over several runs).")
+def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out,
+          checkpoint):
     """Duplicate match of agent A against agent B on identical deals of GAME."""
     from .match import MatchConfig, format_summary, run_match, write_json
 
     opts = game_options(players, variant, option)
     get_game(game).new_state(options=opts, seed=0)  # validate options before starting
     cfg = MatchConfig(game, spec_a, spec_b, deals, seed, opts)
+    if checkpoint:
+        from .match import load_checkpoint
+        load_checkpoint(cfg, checkpoint)  # a wrong file is an error before any play
     with click.progressbar(length=deals, label="deals", file=sys.stderr) as bar:
-        summary = run_match(cfg, jobs=jobs, progress=bar.update)
+        summary = run_match(cfg, jobs=jobs, progress=bar.update, checkpoint=checkpoint)
     click.echo(format_summary(summary))
     if out:
         write_json(summary, out)

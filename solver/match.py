@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from .agents import make_agent
+from .errors import OptionError
 from .games import get_game
 
 
@@ -99,25 +100,69 @@ def mean_ci(values: list[float]) -> tuple[float, float, float]:
     return (m, m - half, m + half)
 
 
+def load_checkpoint(cfg: MatchConfig, path: str) -> dict[int, dict[str, Any]]:
+    """Finished deals of an earlier run of the same match, whatever its number of deals
+    (``path``: JSON lines, the first the config); an empty dict when the file does not
+    exist yet (it is then created)."""
+    import os
+
+    if not os.path.exists(path):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(json.dumps({"config": asdict(cfg)}) + "\n")
+        return {}
+    done: dict[int, dict[str, Any]] = {}
+    with open(path, encoding="utf-8") as f:
+        lines = [ln for ln in f if ln.strip()]
+    try:
+        head = json.loads(lines[0]) if lines else {}
+        recs = [json.loads(ln) for ln in lines[1:]]
+        found = {k: v for k, v in head["config"].items() if k != "deals"}
+        for rec in recs:
+            if int(rec["index"]) < cfg.deals:
+                done[int(rec["index"])] = rec["result"]
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise OptionError(f"checkpoint {path} is not a match checkpoint "
+                          f"({type(e).__name__}: {e})") from None
+    # deal i is seeded by i: a longer match of the same config extends a shorter one
+    same = {k: v for k, v in json.loads(json.dumps(asdict(cfg))).items() if k != "deals"}
+    if found != same:
+        raise OptionError(f"checkpoint {path} belongs to another match ({found}); "
+                          "use another file")
+    return done
+
+
 def run_match(cfg: MatchConfig, jobs: int = 1,
-              progress: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Play the match; returns the summary (and every deal) as a JSON-ready dict."""
+              progress: Callable[[int], None] | None = None,
+              checkpoint: str | None = None) -> dict[str, Any]:
+    """Play the match; returns the summary (and every deal) as a JSON-ready dict.
+
+    ``checkpoint``: a file where each finished deal is appended; running the same match
+    again with it skips those deals (long matches over several sessions). Results do not
+    depend on ``jobs`` or on the interruptions: each deal is seeded by its index."""
     make_agent(cfg.spec_a)  # fail fast on a bad spec
     make_agent(cfg.spec_b)
-    tasks = [(cfg, i) for i in range(cfg.deals)]
-    results = []
-    if jobs > 1:
+    done = load_checkpoint(cfg, checkpoint) if checkpoint else {}
+    if progress and done:
+        progress(len(done))
+    tasks = [(cfg, i) for i in range(cfg.deals) if i not in done]
+
+    def finished(index: int, r: dict[str, Any]) -> None:
+        done[index] = r
+        if checkpoint:
+            with open(checkpoint, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"index": index, "result": r}) + "\n")
+        if progress:
+            progress(1)
+
+    if jobs > 1 and tasks:
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for r in pool.imap(_job, tasks, chunksize=max(1, cfg.deals // (jobs * 8))):
-                results.append(r)
-                if progress:
-                    progress(1)
+            chunk = max(1, len(tasks) // (jobs * 8))
+            for (_, i), r in zip(tasks, pool.imap(_job, tasks, chunksize=chunk), strict=True):
+                finished(i, r)
     else:
         for t in tasks:
-            results.append(_job(t))
-            if progress:
-                progress(1)
-    return summarize(cfg, results)
+            finished(t[1], _job(t))
+    return summarize(cfg, [done[i] for i in range(cfg.deals)])
 
 
 def summarize(cfg: MatchConfig, results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -71,3 +71,48 @@ def test_cli_match_writes_json(tmp_path):
     assert "A - B per deal" in res.output
     data = json.loads(out.read_text())
     assert data["deals"] == 3 and len(data["results"]) == 3
+
+
+def test_checkpoint_resumes_a_match_with_the_same_result(tmp_path):
+    # a match stopped after 3 of 6 deals and run again gives the uninterrupted result
+    full = run_match(MatchConfig("coinche", "heuristic", "random", 6, seed=4))
+    ck = tmp_path / "m.jsonl"
+    part = run_match(MatchConfig("coinche", "heuristic", "random", 3, seed=4),
+                     checkpoint=str(ck))
+    assert part["deals"] == 3
+    # the first 3 deals are kept, and a longer match of the same config reuses them
+    assert len(ck.read_text().splitlines()) == 4
+    calls = []
+    resumed = run_match(MatchConfig("coinche", "heuristic", "random", 6, seed=4),
+                        checkpoint=str(ck), progress=calls.append)
+    assert resumed["results"] == full["results"] and resumed["mean_diff"] == full["mean_diff"]
+    assert calls[0] == 3 and len(ck.read_text().splitlines()) == 7
+
+
+def test_checkpoint_of_another_match_is_a_clear_error(tmp_path):
+    from solver.errors import OptionError
+    ck = tmp_path / "m.jsonl"
+    run_match(MatchConfig("coinche", "heuristic", "random", 1, seed=4), checkpoint=str(ck))
+    with pytest.raises(OptionError, match="belongs to another match"):
+        run_match(MatchConfig("belote", "heuristic", "random", 1, seed=4), checkpoint=str(ck))
+    (tmp_path / "bad.jsonl").write_text("not json\n")
+    with pytest.raises(OptionError, match="not a match checkpoint"):
+        run_match(MatchConfig("coinche", "heuristic", "random", 1, seed=4),
+                  checkpoint=str(tmp_path / "bad.jsonl"))
+
+
+def test_cli_match_checkpoint_resumes_and_refuses_another_match(tmp_path, capsys):
+    from solver.cli import main
+    ck = str(tmp_path / "m.jsonl")
+    args = ["match", "belote", "--a", "heuristic", "--b", "random", "--deals", "2",
+            "--checkpoint", ck]
+    assert main(args) in (0, None)
+    assert main(args[:7] + ["4"] + args[8:]) in (0, None)   # extends the same match
+    assert len(open(ck).read().splitlines()) == 5
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as e:
+        main(["match", "coinche", "--a", "heuristic", "--b", "random", "--deals", "2",
+              "--checkpoint", ck])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("atout: error: checkpoint") and "\n" not in err
