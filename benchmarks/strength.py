@@ -6,12 +6,17 @@ pimc(W) with simulated bidding vs pimc(W) with heuristic bidding (``--bidding``)
 
 Usage: python benchmarks/strength.py [--deals N] [--worlds W] [--jobs J]
                                      [--games coinche tarot4 ...] [--pairs ...] [--no-append]
+                                     [--checkpoint-dir DIR]
+
+With --checkpoint-dir the 1,000-deal pimc(100) tables can be built over several runs:
+each match's finished deals are kept there and skipped when the command runs again.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 from _report import report
 
@@ -46,7 +51,12 @@ def main() -> None:
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     ap.add_argument("--pairs", nargs="*", default=None)
     ap.add_argument("--no-append", action="store_true")
+    ap.add_argument("--checkpoint-dir", default=None,
+                    help="keep each match's finished deals in DIR and skip them when run "
+                         "again (long matches over several sessions)")
     args = ap.parse_args()
+    if args.checkpoint_dir:
+        Path(args.checkpoint_dir).mkdir(parents=True, exist_ok=True)
     pairs = pairings(args.worlds, args.bid_samples)
     rows = []
     for label in args.games:
@@ -55,8 +65,12 @@ def main() -> None:
             if args.pairs and name not in args.pairs:
                 continue
             t = time.perf_counter()
+            ck = None
+            if args.checkpoint_dir:
+                tag = f"{label}-{name}-w{args.worlds}-b{args.bid_samples}-s{args.seed}"
+                ck = str(Path(args.checkpoint_dir) / f"{tag}.jsonl")
             s = run_match(MatchConfig(game, a, b, args.deals, args.seed, options),
-                          jobs=args.jobs)
+                          jobs=args.jobs, checkpoint=ck)
             row = {"game": label, "A": a, "B": b, "deals": s["deals"],
                    "A-B per deal": s["mean_diff"], "ci95_lo": s["ci95"][0],
                    "ci95_hi": s["ci95"][1],
