@@ -40,12 +40,9 @@ HORIZON_CHOICES = ("auto", "exact")
 
 def seat_sign(world: GameState, seat: int) -> int:
     """+1 if the DD value (the attack's) is ``seat``'s own gain, -1 otherwise."""
-    if world.game == "tarot":
-        return 1 if world.side_of(seat) == 1 else -1
-    side_of = getattr(world, "side_of", None)
-    if side_of is None:
+    side = dd.side_of_seat(world, seat)
+    if side is None:
         raise AtoutError(f"no side convention for {world.game}")
-    side = side_of(seat) if callable(side_of) else side_of[seat]  # Tarocchini: a tuple
     return 1 if side == 1 else -1
 
 
@@ -81,12 +78,9 @@ class _CardAgent(Agent):
 
     def horizon_for(self, state: GameState) -> int | None:
         """Tricks searched exactly before the static evaluation (None: to the end)."""
-        if self.horizon == "exact":
-            return None
-        default = getattr(dd.module_for(state.game), "default_horizon", None)
-        if default is None:
+        if self.horizon == "exact" or not dd.supports_horizon(state.game):
             return None           # this game's search always runs to the end
-        auto = default(state)
+        auto = dd.module_for(state.game).default_horizon(state)
         if auto is None or self.horizon == "auto":
             return auto
         return self.horizon
@@ -97,8 +91,7 @@ class _CardAgent(Agent):
         an exact search, then one trick less down to 1), so costly worlds are still
         counted rather than dropped."""
         values = self._solve_cards(state, horizon)
-        if self.horizon == "exact" or getattr(dd.module_for(state.game), "default_horizon",
-                                              None) is None:
+        if self.horizon == "exact" or not dd.supports_horizon(state.game):
             return values
         while any(r.value is None for r in values.values()) and (horizon is None
                                                                  or horizon > 1):

@@ -87,3 +87,15 @@ def test_cli_evaluates_every_coinche_and_belote_example(line):
     assert r.exit_code == 0, (line, r.output, r.exception)
     data = json.loads(r.output[r.output.index("{"):])
     assert data["recommended"] in {o["option"] for o in data["options"]}
+
+
+def test_simulated_bidding_plays_only_contracts_the_worlds_make():
+    # cautious_choice (decide): the best-mean contract is skipped when the DD worlds
+    # make it less than 90% of the time; free options (pass, doubles) always qualify
+    from solver.bidding import Row, cautious_choice
+    rows = [Row("120 H", 10, 0.6, 50.0, 1.0, {}), Row("90 H", 10, 0.95, 40.0, 1.0, {}),
+            Row("pass", 10, None, 0.0, 0.0, {})]
+    assert cautious_choice(rows) == "90 H"
+    assert cautious_choice(rows[:1] + rows[2:]) == "pass"
+    assert cautious_choice([Row("coinche", 10, 0.5, 30.0, 1.0, {})] + rows,
+                           free=("pass", "coinche")) == "coinche"

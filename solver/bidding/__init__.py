@@ -153,6 +153,21 @@ def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
                       time.monotonic() - start, notes)
 
 
+# DD worlds are optimistic for the side that plays them (it sees every card): choosing
+# the best expected score overbids (measured: Coinche contracts made 31% of the time,
+# Belote 69%, against 91% / 80% for the heuristic bidder). Simulated bidding therefore
+# plays a contract only when the worlds make it almost always.
+MAKE_FLOOR = 0.9
+
+
+def cautious_choice(rows: list[Row], free: tuple[str, ...] = ("pass",),
+                    floor: float = MAKE_FLOOR) -> str:
+    """The best-scoring option (rows best first) among ``free`` ones (pass, doubles)
+    and contracts the sampled worlds make at least ``floor`` of the time; else pass."""
+    return next((r.option for r in rows if r.option in free
+                 or (r.p_make is not None and r.p_make >= floor)), "pass")
+
+
 def format_evaluation(e: Evaluation, limit: int | None = None) -> str:
     lines = [f"{e.game} bid analysis: {e.samples} worlds, mode {e.mode}, seed {e.seed} "
              f"({e.seconds:.2f} s)",

@@ -33,7 +33,7 @@ from ..errors import OptionError
 from .result import CardResult, DDResult
 
 __all__ = ["CardResult", "DDResult", "check_limits", "module_for", "principal_variation",
-           "solve", "solve_cards", "stopped_reason"]
+           "side_of_seat", "solve", "solve_cards", "stopped_reason", "supports_horizon"]
 
 DD_MODULES = {
     "tarot": "solver.dd.tarot",
@@ -47,6 +47,20 @@ def module_for(game: str) -> ModuleType:
     if game not in DD_MODULES:
         raise OptionError(f"no double-dummy solver for game {game!r}")
     return importlib.import_module(DD_MODULES[game])
+
+
+def supports_horizon(game: str) -> bool:
+    """Whether the game's search takes ``horizon=`` (its full deals are out of reach)."""
+    return hasattr(module_for(game), "default_horizon")
+
+
+def side_of_seat(state, seat: int) -> int | None:
+    """The side (1 = the side the DD value is for) of ``seat``: Tarot states have a
+    ``side_of`` method, Tarocchini states a tuple, Belote/Coinche none (None)."""
+    side_of = getattr(state, "side_of", None)
+    if side_of is None:
+        return None
+    return side_of(seat) if callable(side_of) else side_of[seat]
 
 
 def solve(state, **limits):

@@ -10,7 +10,7 @@ from ..errors import AtoutError
 from ..games import state_from_record
 from ..games.base import GameState
 from ..notation import Record
-from . import module_for
+from . import module_for, side_of_seat, supports_horizon
 
 VALUE_MEANING = {
     "tarot": "T, the per-defender amount for the attack (TAROT-SCORE-1)",
@@ -73,15 +73,14 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     if tt_bits is not None:
         limits["tt_bits"] = tt_bits
     if horizon is not None:
-        if getattr(mod, "default_horizon", None) is None:
+        if not supports_horizon(state.game):
             raise AtoutError(f"--horizon applies to tarot and tarocchini, not {state.game} "
                              "(its exact search is fast enough)")
         limits["horizon"] = horizon
         line = False
     values = mod.solve_cards(state, **limits)
     seat = state.to_act
-    side_of = getattr(state, "side_of", None)   # a method (Tarot) or a tuple (Tarocchini)
-    side = side_of(seat) if callable(side_of) else side_of[seat] if side_of else None
+    side = side_of_seat(state, seat)
     sign = 1 if side in (None, 1) else -1
     rows = []
     for move, r in values.items():
