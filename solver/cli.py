@@ -205,13 +205,15 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
 @click.option("--mode", type=click.Choice(["dd", "pimc"]), default="dd", show_default=True,
               help="dd: double-dummy over sampled worlds (fast, optimistic); "
                    "pimc: PIMC play-outs (realistic, slow).")
+@click.option("--threads", type=click.IntRange(1), default=1, show_default=True,
+              help="Worlds scored in parallel threads (same result for any count).")
 @click.option("--all", "show_all", is_flag=True, help="List every option, not the top 12.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--plot", "plot", default=None, metavar="FILE.png",
               help="Write the score distributions of the best options as a picture "
                    "(matplotlib; without it a terminal histogram is printed).")
 def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned, params,
-             samples, seed, mode, show_all, as_json, plot):
+             samples, seed, mode, threads, show_all, as_json, plot):
     """Evaluate a hand: P(make), expected score and quantiles of every candidate bid."""
     from .bidding import Context, format_evaluation, histogram, make_evaluator
     from .bidding import evaluate as run_evaluation
@@ -236,7 +238,8 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
     evaluator = make_evaluator(ctx)  # validates hand, seat and auction first
     with click.progressbar(length=samples, label="worlds", file=sys.stderr) as bar:
         result = run_evaluation(ctx, samples=samples, seed=seed, mode=mode,
-                                progress=bar.update, evaluator=evaluator)
+                                progress=bar.update, evaluator=evaluator,
+                                threads=threads)
     if as_json:
         click.echo(json.dumps(result.to_json(), default=str))
     else:

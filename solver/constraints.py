@@ -161,7 +161,8 @@ WORLD_MODULES = {
 }
 
 
-def _game_functions(game: str):
+def game_functions(game: str):
+    """The game's ``(hidden(observation), world(state, seat, holdings))`` pair."""
     if game == "tarot":
         return tarot_hidden, tarot_world
     if game not in WORLD_MODULES:
@@ -177,19 +178,27 @@ def _game_functions(game: str):
 
 def hidden(state, seat: int) -> Hidden:
     """Constraints on what ``seat`` cannot see in ``state`` (from its observation only)."""
-    return _game_functions(state.game)[0](state.observation(seat))
+    return game_functions(state.game)[0](state.observation(seat))
 
 
-def sample_worlds(state, seat: int, count: int, seed: int) -> list:
-    """``count`` full states consistent with what ``seat`` knows, uniformly drawn."""
-    make_hidden, make_world = _game_functions(state.game)
+def sample_holdings(state, seat: int, count: int, seed: int) -> list[list[list[int]]]:
+    """``count`` uniform draws of where the cards ``seat`` cannot see are: per world,
+    the cards of every place (current hands, then the game's other places)."""
+    make_hidden, _ = game_functions(state.game)
     h = make_hidden(state.observation(seat))
     sampler = h.sampler()
     rng = random.Random(seed)
-    worlds = []
+    out = []
     for _ in range(count):
         holdings = [list(x) for x in sampler.sample(rng)]
         for c, holder in h.fixed.items():
             holdings[holder].append(c)
-        worlds.append(make_world(state, seat, holdings))
-    return worlds
+        out.append(holdings)
+    return out
+
+
+def sample_worlds(state, seat: int, count: int, seed: int) -> list:
+    """``count`` full states consistent with what ``seat`` knows, uniformly drawn."""
+    _, make_world = game_functions(state.game)
+    return [make_world(state, seat, holdings)
+            for holdings in sample_holdings(state, seat, count, seed)]

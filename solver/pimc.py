@@ -2,7 +2,8 @@
 
 ``pimc``: sample worlds consistent with what the seat knows (``solver.constraints``,
 uniform), solve each world double-dummy for every legal card (``solver.dd``), aggregate
-the values per card and play the best. Budgets: ``worlds`` and/or ``seconds``.
+the values per card and play the best. Budgets: ``worlds`` and/or ``seconds``;
+``threads`` solves worlds in parallel (same decisions as one thread).
 Objectives: ``mean`` (expected value for the seat's side) or ``make`` (how often the
 seat's side comes out ahead). ``horizon``: ``auto`` (default) solves each world to the
 end of the deal where that is cheap and, where it is not (Tarot, Tarocchini early in
@@ -21,7 +22,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from . import constraints, dd
+from . import constraints, dd, parallel
 from .agents import Agent
 from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
@@ -158,13 +159,14 @@ class PimcAgent(_CardAgent):
     def __init__(self, seed: int = 0, worlds: int = 100, seconds: float | None = None,
                  objective: str = "mean", node_budget: int | None = None, tt_bits: int = 18,
                  bidding: str = "heuristic", bid_samples: int = 24,
-                 horizon: int | str = "auto"):
+                 horizon: int | str = "auto", threads: int = 1):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
         if not isinstance(worlds, int) or worlds < 1:
             raise OptionError(f"pimc: worlds must be a positive integer, got {worlds!r}")
         if objective not in ("mean", "make"):
             raise OptionError(f"pimc: objective must be mean or make, got {objective!r}")
         self.worlds, self.seconds, self.objective = worlds, seconds, objective
+        self.threads = parallel.check_threads(threads)
         self.last_stats: dict[str, Any] = {}
 
     def card_values(self, state: GameState, seat: int, cards: list[Move]
@@ -172,26 +174,43 @@ class PimcAgent(_CardAgent):
         """Aggregated value of each card over the sampled worlds (seat's point of view);
         None when no world could be solved within the node budget."""
         start = time.monotonic()
-        worlds = constraints.sample_worlds(state, seat, self.worlds,
-                                           seed=self.rng.randrange(1 << 62))
+        draws = constraints.sample_holdings(state, seat, self.worlds,
+                                            seed=self.rng.randrange(1 << 62))
         totals = {m: 0.0 for m in cards}
         used = skipped = 0
         horizon = self.horizon_for(state)
-        for w in worlds:
+        # Belote/Coinche: the searched value depends only on the hands and the public
+        # play, so worlds are solved from their hands without building a world state
+        # (which replays the whole history: most of the time of a mid-deal decision).
+        direct = getattr(dd.module_for(state.game), "world_card_solver", None)
+        if direct is not None:
+            solve_hands = direct(state, self.budget(state), self.tt_bits)
+            sign = seat_sign(state, seat)  # the sides are public
+
+            def solve(holdings):
+                return sign, solve_hands(holdings[:len(state.hands)])
+        else:
+            _, make_world = constraints.game_functions(state.game)
+
+            def solve(holdings):
+                world = make_world(state, seat, holdings)
+                return seat_sign(world, seat), self.solve_cards(world, horizon)
+
+        # Worlds are solved in ``threads`` threads and consumed in sampling order, so
+        # the decision does not depend on the thread count.
+        for sign, values in parallel.ordered_map(solve, draws, self.threads):
+            if any(r.value is None for r in values.values()):
+                skipped += 1  # budget hit in this world: skip it rather than guess
+            else:
+                best = max(sign * r.value for r in values.values())
+                for m in cards:
+                    v = sign * values[m].value
+                    totals[m] += v if self.objective == "mean" else (v >= best) + (v > 0)
+                used += 1
             if self.seconds is not None and used and time.monotonic() - start > self.seconds:
                 break
             if skipped >= 3 and not used:
                 break  # the search is out of reach at this point of the deal
-            sign = seat_sign(w, seat)
-            values = self.solve_cards(w, horizon)
-            if any(r.value is None for r in values.values()):
-                skipped += 1
-                continue  # budget hit in this world: skip it rather than guess
-            best = max(sign * r.value for r in values.values())
-            for m in cards:
-                v = sign * values[m].value
-                totals[m] += v if self.objective == "mean" else (v >= best) + (v > 0)
-            used += 1
         self.last_stats = {"worlds": used, "skipped": skipped, "horizon": horizon,
                            "time": time.monotonic() - start}
         if not used:

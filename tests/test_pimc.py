@@ -108,3 +108,39 @@ def test_a_world_over_budget_is_searched_again_with_a_shorter_horizon():
     agent = PimcAgent(seed=2, worlds=2, horizon=3, node_budget=100_000)
     values = agent.card_values(st, seat, cards)
     assert values is not None and agent.last_stats["worlds"] == 2
+
+
+@pytest.mark.parametrize("game", ["coinche", "belote"])
+def test_worlds_solved_from_their_hands_equal_the_world_states(game):
+    # PIMC solves Belote/Coinche worlds from the drawn hands (dd.belote.world_card_solver)
+    # instead of building world states: the values must be those of the world states
+    import random
+
+    from solver import constraints
+    from solver.dd import belote as ddb
+    from solver.games import get_game
+    from solver.heuristic import HeuristicAgent
+
+    rng = random.Random(7)
+    checked = 0
+    for deal in range(12):
+        st = get_game(game).new_state(dealer=deal % 4, seed=100 + deal)
+        agent = HeuristicAgent(seed=deal)
+        stop = rng.randrange(1, 29)
+        while not st.is_over() and checked < 200:
+            legal = st.legal_moves()
+            if st.phase == "play" and len(st.history) and stop <= 0 and len(legal) > 1:
+                seat = st.to_act
+                solve = ddb.world_card_solver(st)
+                _, make_world = constraints.game_functions(game)
+                for h in constraints.sample_holdings(st, seat, 3, seed=deal):
+                    want = ddb.solve_cards(make_world(st, seat, h))
+                    got = solve(h[:4])
+                    assert {m: r.value for m, r in got.items()} == \
+                        {m: r.value for m, r in want.items()}
+                    checked += 1
+                stop = rng.randrange(3, 9)
+            if st.phase == "play":
+                stop -= 1
+            st.play(agent.choose(st, st.to_act))
+    assert checked >= 60

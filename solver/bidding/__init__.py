@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import AtoutError, OptionError
+from ..parallel import check_threads, ordered_map
 
 MODES = ("dd", "pimc")
 BIDDING_MODULES = {
@@ -118,22 +119,25 @@ def make_evaluator(ctx: Context):
 
 
 def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
-             progress: Callable[[int], None] | None = None, evaluator=None) -> Evaluation:
+             progress: Callable[[int], None] | None = None, evaluator=None,
+             threads: int = 1) -> Evaluation:
     """Evaluate every candidate decision over ``samples`` worlds drawn from ``seed``
-    (``evaluator``: one already made by ``make_evaluator(ctx)``, which validates)."""
+    (``evaluator``: one already made by ``make_evaluator(ctx)``, which validates).
+    ``threads``: worlds scored in parallel (``solver.parallel``); same result."""
     if mode not in MODES:
         raise OptionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     if samples < 1:
         raise OptionError("samples must be at least 1")
+    check_threads(threads)
     start = time.monotonic()
     ev = evaluator if evaluator is not None else make_evaluator(ctx)
     names = ev.candidates()
     rng = random.Random(f"evaluate-{seed}")
     scores: dict[str, list[float]] = {n: [] for n in names}
     made: dict[str, list[bool]] = {n: [] for n in names}
-    for _ in range(samples):
-        world = ev.sample(rng)
-        res = ev.outcomes(world, mode)
+    # every world is drawn first, in order, from the one seeded stream
+    worlds = [ev.sample(rng) for _ in range(samples)]
+    for res in ordered_map(lambda w: ev.outcomes(w, mode), worlds, threads):
         for n in names:
             o = res[n]
             scores[n].append(float(o.score))

@@ -38,6 +38,7 @@ a standing contract is scored with that taker playing it (heuristic écart and c
 from __future__ import annotations
 
 import random
+import threading
 from fractions import Fraction
 from itertools import combinations
 from typing import Any
@@ -193,6 +194,11 @@ def made_of(counts: dict[str, int]) -> bool:
     return T.contract_result(Fraction(counts["att_pts"], 2), counts["att_bouts"])[0]
 
 
+# Evaluators may score worlds in several threads (solver.parallel): counters go
+# through one lock so the notes are the same whatever the thread count.
+_STATS_LOCK = threading.Lock()
+
+
 class TarotEvaluator:
     """Bid analysis of one Tarot hand (see the module docstring)."""
 
@@ -342,6 +348,10 @@ class TarotEvaluator:
                 k += size
         return {"hands": hands, "dog": _mask(rest[k:])}
 
+    def _count(self, key: str, n: float = 1) -> None:
+        with _STATS_LOCK:
+            self.stats[key] = self.stats.get(key, 0) + n
+
     def play(self, hands: list[int], aside: int, contract: str, taker: int,
              called: int | None, chelem: bool, mode: str) -> dict[str, int]:
         """Counts of one configuration played out (see the module docstring)."""
@@ -365,10 +375,10 @@ class TarotEvaluator:
         if st.phase == "over":
             return _counts_of_state(st)
         if mode == "dd":
-            self.stats["solves"] += 1
+            self._count("solves")
             k = _dd_line(st, self.node_budget, self.tt_bits)
             if k is None:
-                self.stats["fallbacks"] += 1
+                self._count("fallbacks")
                 _heuristic_play(st, -1, rng)
                 k = _counts_of_state(st)
             return k
@@ -393,7 +403,7 @@ class TarotEvaluator:
         bonuses = self.opts["poignee_bonuses"]
         want_chelem = any(x.startswith("chelem") for _, _, x in self._rows.values())
         out: dict[str, Outcome] = {}
-        self.stats["worlds"] += 1
+        self._count("worlds")
         done: dict[tuple[str, int | None], tuple[dict[str, int], dict[str, int] | None]] = {}
         for name, (contract, call, extra) in self._rows.items():
             if contract is None:
@@ -451,9 +461,9 @@ class TarotEvaluator:
                         best[c2] = (t, e)
             picks = {c2: best[c2][1] for c2 in ("prise", "garde")}
             gap = best["garde"][0] - value_of(played[cands[0]], "garde", self.opts)
-        self.stats["ecart_worlds"] += 1
-        self.stats["ecart_heuristic_best"] += gap <= 0
-        self.stats["ecart_gap"] += gap
+        self._count("ecart_worlds")
+        self._count("ecart_heuristic_best", gap <= 0)
+        self._count("ecart_gap", gap)
         out = {}
         chelem: dict[int, dict[str, int]] = {}
         for c2 in ("prise", "garde"):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field, replace
-from functools import cache, lru_cache
+from functools import cache
 from typing import Any
 
 from ..core.belote import (
@@ -35,6 +35,7 @@ from ..core.belote import (
 )
 from ..errors import DealError, OptionError
 from ..games.base import Move
+from ..parallel import per_thread
 from . import check_limits as _check_limits
 from . import stopped_reason as _stopped
 from .result import CardResult, DDResult
@@ -59,10 +60,9 @@ class BeloteResult(DDResult):
     generale: bool | None = None
 
 
-@lru_cache(maxsize=4)
-def _solver(tt_bits: int) -> DDSolver:
-    # One table per size, reused across calls (generation tags invalidate old entries).
-    return DDSolver(tt_bits)
+# One solver per table size and thread, reused across calls (generation tags
+# invalidate old entries; threads: solver.parallel).
+_solver = per_thread(DDSolver)
 
 
 def _load(position: Position, rules: PlayRules, tt_bits: int) -> DDSolver:
@@ -156,6 +156,34 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
         if move.kind in ("card", "belote") and move.value in per_card:
             out[move] = replace(per_card[move.value], card=move)
     return out
+
+
+def world_card_solver(state: Any, node_budget: int | None = None,
+                      tt_bits: int = DEFAULT_TT_BITS):
+    """``solve_cards`` for worlds of ``state`` that differ only in the hands (PIMC),
+    without building a world state for each: the searched value depends on the
+    current hands and the public play only (belote and announces are not part of it).
+    Returns ``solve(hands) -> dict[Move, CardResult]``, ``hands`` being the four
+    current hands of a world (card lists or masks); the seat to act must keep its own
+    hand, whose legal moves are those of ``state``."""
+    base = position_of_state(state)
+    rules = rules_of_state(state)
+    moves = [m for m in state.legal_moves() if m.kind in ("card", "belote")]
+    own = base.to_act
+
+    def solve(hands: Any) -> dict[Move, CardResult]:
+        masks = [h if isinstance(h, int) else sum(1 << c for c in h) for h in hands]
+        if masks[own] != base.hands[own]:
+            raise DealError("a world must keep the hand of the seat to act")
+        position = make_position(masks, base.trick, leader=base.leader, taker=base.taker,
+                                 attack_points=base.attack_points,
+                                 defence_points=base.defence_points,
+                                 attack_all=base.attack_all, taker_all=base.taker_all,
+                                 defence_all=base.defence_all, tricks_done=base.tricks_done)
+        per_card, _ = solve_cards_position(position, rules, node_budget, None, tt_bits)
+        return {m: replace(per_card[m.value], card=m) for m in moves if m.value in per_card}
+
+    return solve
 
 
 def principal_variation(state: Any, node_budget: int | None = None,

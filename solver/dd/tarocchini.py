@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import Any
 
 from ..core.tarocchini import (
@@ -54,6 +53,7 @@ from ..core.tarocchini import (
 )
 from ..errors import DealError, OptionError
 from ..games.base import Move
+from ..parallel import per_thread
 from . import check_limits as _check_limits
 from . import stopped_reason as _stopped
 from .result import CardResult, DDResult
@@ -72,10 +72,9 @@ class TarocchiniResult(DDResult):
         return None if self.value is None else self.value / 2
 
 
-@lru_cache(maxsize=4)
-def _solver(tt_bits: int) -> DDSolver:
-    # One table per size, reused (generation tags invalidate old entries).
-    return DDSolver(tt_bits)
+# One solver per table size and thread, reused across calls (generation tags
+# invalidate old entries; threads: solver.parallel).
+_solver = per_thread(DDSolver)
 
 
 def _load(game: Game, position: Position, tt_bits: int) -> DDSolver:
