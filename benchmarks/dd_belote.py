@@ -46,6 +46,10 @@ identical at every step, checked by a checksum of all values):
   -15% nodes more (median 80k value, 198k all cards). Two variants per shape, the
   nearest in points answering: -4% nodes, no time gain (not kept). A window search once
   the bisection interval is <= 4..32 points wide: no fewer nodes (not kept).
+* Table size, again after the shape entries (150 random Coinche deals, 2026-11-29):
+  2**16 entries against 2**18: +3% nodes, -10% time for the value and for all cards
+  (two runs each, same values); 2**15: +9% nodes, no faster; 2**20: +10% time. The
+  default is 2**16 since (column ``tt_bits``).
 * So the 2 ms target (still ~7x fewer nodes) needs more than this: multi-trick
   quick-trick bounds in the DDS style, a cheaper all-cards scheme (44 probes per deal).
 
@@ -168,7 +172,8 @@ def run(quick: bool = False) -> list[dict]:
                              x["probes"] for x in stats), 1),
                          "Mnodes_per_s": round(rate, 1),
                          "colver_median_ms": round(col, 3),
-                         "speedup_vs_colver": round(speedup, 2), "target": target,
+                         "speedup_vs_colver": round(speedup, 2), "tt_bits": DEFAULT_TT_BITS,
+                         "target": target,
                          "met": met})
     return rows
 

@@ -33,6 +33,12 @@ from .heuristic import HeuristicAgent
 # chooses (stated in ``last_stats``).
 DEFAULT_NODE_BUDGET = {"tarot": 300_000, "tarocchini": 300_000}
 
+# Transposition table size (log2 entries) per world when the agent gives none: a
+# Belote/Coinche world needs ~100k nodes, and a 2^16 table that stays in cache solves
+# it ~10% faster than 2^18 (benchmarks/RESULTS.md); the horizon searches of Tarot and
+# Tarocchini keep 2^18.
+DEFAULT_TT_BITS = {"belote": 16, "coinche": 16}
+
 # Where the exact search to the end of the deal is out of reach (Tarot, Tarocchini
 # early in the deal), worlds are solved by a horizon search: exact play for a number of
 # tricks, then the game's static evaluation (``solver.dd.<game>.default_horizon``).
@@ -52,7 +58,8 @@ class _CardAgent(Agent):
     declarations) by simulation (``bidding='sim'``: ``solver.bidding.<game>.decide``
     with ``bid_samples`` worlds) or by the heuristic player (``bidding='heuristic'``)."""
 
-    def __init__(self, seed: int = 0, node_budget: int | None = None, tt_bits: int = 18,
+    def __init__(self, seed: int = 0, node_budget: int | None = None,
+                 tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto"):
         super().__init__(seed)
@@ -76,6 +83,12 @@ class _CardAgent(Agent):
         if self.node_budget is not None:
             return self.node_budget
         return DEFAULT_NODE_BUDGET.get(state.game)
+
+    def table_bits(self, state: GameState) -> int:
+        """Transposition table size (log2 entries) of each world's search."""
+        if self.tt_bits is not None:
+            return self.tt_bits
+        return DEFAULT_TT_BITS.get(state.game, 18)
 
     def horizon_for(self, state: GameState) -> int | None:
         """Tricks searched exactly before the static evaluation (None: to the end)."""
@@ -101,7 +114,8 @@ class _CardAgent(Agent):
         return values
 
     def _solve_cards(self, state: GameState, horizon: int | None):
-        limits: dict[str, Any] = {"node_budget": self.budget(state), "tt_bits": self.tt_bits}
+        limits: dict[str, Any] = {"node_budget": self.budget(state),
+                                  "tt_bits": self.table_bits(state)}
         if horizon is not None:
             limits["horizon"] = horizon
         return dd.solve_cards(state, **limits)
@@ -157,7 +171,8 @@ class PimcAgent(_CardAgent):
     name = "pimc"
 
     def __init__(self, seed: int = 0, worlds: int = 100, seconds: float | None = None,
-                 objective: str = "mean", node_budget: int | None = None, tt_bits: int = 18,
+                 objective: str = "mean", node_budget: int | None = None,
+                 tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", threads: int = 1):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
@@ -184,7 +199,7 @@ class PimcAgent(_CardAgent):
         # (which replays the whole history: most of the time of a mid-deal decision).
         direct = getattr(dd.module_for(state.game), "world_card_solver", None)
         if direct is not None:
-            solve_hands = direct(state, self.budget(state), self.tt_bits)
+            solve_hands = direct(state, self.budget(state), self.table_bits(state))
             sign = seat_sign(state, seat)  # the sides are public
 
             def solve(holdings):
