@@ -116,6 +116,21 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
         click.echo(f"result written to {out}")
 
 
+def _horizon_value(ctx, param, value):
+    """--horizon: 'auto', 'exact' (None) or a positive number of tricks."""
+    if value in (None, "auto"):
+        return "auto"
+    if value == "exact":
+        return None
+    try:
+        n = int(value)
+    except ValueError:
+        n = 0
+    if n < 1:
+        raise click.BadParameter(f"expected auto, exact or a positive number, got {value!r}")
+    return n
+
+
 @cli.command()
 @click.argument("source", type=click.File("r"))
 @click.option("--game", type=GAME_CHOICE, default=None,
@@ -136,10 +151,12 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
               help="Stop each search after this many seconds (it then says so).")
 @click.option("--tt-bits", type=click.IntRange(4, 28), default=None,
               help="Transposition table size: 2**bits entries.")
-@click.option("--horizon", type=click.IntRange(1), default=None,
-              help="Tarot/Tarocchini: search this many tricks after the current one "
-                   "exactly, then estimate (static evaluation): fast estimates where "
-                   "the exact search is out of reach.")
+@click.option("--horizon", default="auto", show_default=True, callback=_horizon_value,
+              metavar="auto|exact|N",
+              help="Tarot/Tarocchini: N = search N tricks after the current one exactly, "
+                   "then estimate (static evaluation); auto = exact where that is quick, "
+                   "else the game's default horizon; exact = always to the end (long "
+                   "deals stop at the deadline). Estimates are labelled.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def solve(source, game, players, variant, option, dealer, at, want_table, no_line,
           node_budget, deadline, tt_bits, horizon, as_json):
@@ -166,7 +183,7 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
             result["analysis"]["trick_len"] = len(getattr(state, "trick", []))
         if want_table:
             result["table"] = table_of(record.deal, record.game, record.options,
-                                       record.dealer, node_budget, tt_bits)
+                                       record.dealer, node_budget, tt_bits, deadline, horizon)
         game, players_n = record.game, len(record.deal.hands)
     else:
         if game is None:
@@ -174,7 +191,8 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
         opts = game_options(players, variant, option)
         deal = Deal.from_text(text, DECKS[game])
         get_game(game).new_state(options=opts, dealer=dealer, deal=deal)  # validates
-        result["table"] = table_of(deal, game, opts, dealer, node_budget, tt_bits)
+        result["table"] = table_of(deal, game, opts, dealer, node_budget, tt_bits, deadline,
+                                   horizon)
         players_n = len(deal.hands)
     if as_json:
         click.echo(json.dumps(result, default=str))

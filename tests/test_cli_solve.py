@@ -102,3 +102,49 @@ def test_solve_works_on_every_sample_deal(example):
     a = json.loads(res.output)["analysis"]
     assert a["cards"] and example.startswith(a["game"])
     assert all(c["complete"] == (c["value"] is not None) for c in a["cards"])
+
+
+@pytest.mark.parametrize("example,game", [("tarot4.txt", "tarot"),
+                                          ("tarocchini_terziglio.txt", "tarocchini")])
+def test_solve_defaults_to_the_games_horizon_where_exact_is_out_of_reach(example, game):
+    # --horizon auto (default): a full deal's first lead gets labelled estimates at
+    # once instead of an exact search stopped by the deadline
+    record = parse_record((EXAMPLES / example).read_text())
+    state, _ = position_from_record(record, "play")
+    want = dd.module_for(game).default_horizon(state)
+    assert want is not None
+    res = run("solve", str(EXAMPLES / example), "--at", "play", "--table", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    a = out["analysis"]
+    assert a["exact"] is False and a["horizon"] == want
+    assert all(c["complete"] for c in a["cards"]) and a["value"] is not None
+    rows = out["table"]["rows"]
+    assert rows and all(r["exact"] is False and r["value"] is not None for r in rows)
+    # --horizon exact keeps the exact search: stopped by the deadline, and says so
+    res = run("solve", str(EXAMPLES / example), "--at", "play", "--horizon", "exact",
+              "--deadline", "0.2", "--no-line", "--json")
+    a = json.loads(res.output)["analysis"]
+    assert a["exact"] is True and not all(c["complete"] for c in a["cards"])
+
+
+def test_solve_auto_horizon_is_exact_late_in_the_deal():
+    res = run("solve", str(EXAMPLES / "tarot4.txt"), "--at", "70", "--json")
+    a = json.loads(res.output)["analysis"]
+    assert a["exact"] is True and a["horizon"] is None and a["line"]
+
+
+def test_tarocchini_table_honours_the_node_budget():
+    res = run("solve", str(EXAMPLES / "tarocchini_terziglio.txt"), "--table",
+              "--horizon", "exact", "--node-budget", "5000", "--no-line", "--json")
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output)["table"]["rows"]
+    assert len(rows) == 3 and all(not r["complete"] and r["nodes"] <= 6000 for r in rows)
+
+
+def test_bad_horizon_value_is_a_clear_error(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["solve", str(EXAMPLES / "tarot4.txt"), "--horizon", "soon"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "expected auto, exact or a positive number" in err

@@ -200,8 +200,11 @@ def test_dispatch_and_errors():
                                            st.lead_forbidden()))}
     with pytest.raises(OptionError):
         ddt.solve(st, tt_bits=40)
-    with pytest.raises(OptionError):
-        ddt.solve(st, node_budget=-1)
+    # the limits are validated like the other games' (solver.dd.check_limits)
+    for bad in ({"node_budget": -1}, {"node_budget": 0}, {"deadline": 0.0},
+                {"deadline": -1.0}):
+        with pytest.raises(OptionError):
+            ddt.solve(st, **bad)
     with pytest.raises(AtoutError):
         ddt.solve(rules.new_state({"players": 4}, seed=1))
 
@@ -212,7 +215,7 @@ def test_node_budget_stops_search():
     st = rules.TarotState.for_play(hands, taker=0, contract="garde", aside=st.dog)
     res = ddt.solve(st, node_budget=2000)
     assert not res.complete and res.value is None and res.nodes <= 2100
-    res = ddt.solve(st, deadline=0.0)
+    res = ddt.solve(st, deadline=1e-6)
     assert not res.complete
 
 

@@ -249,14 +249,16 @@ def belote_bonus(hands: list[int], strain: int, ta_belote: str = "each_suit") ->
 
 def dd_table(deal: Any, game: str = "coinche", options: dict[str, Any] | None = None,
              dealer: int = 0, node_budget: int | None = None,
-             tt_bits: int = DEFAULT_TT_BITS) -> dict[str, dict[int, dict[str, Any]]]:
+             tt_bits: int = DEFAULT_TT_BITS,
+             deadline: float | None = None) -> dict[str, dict[int, dict[str, Any]]]:
     """DD table: for every strain (S H D C TA SA) and declaring side (0 = seats 0/2,
     1 = seats 1/3), the attack's card points with the first lead by the eldest hand
     (``dealer + 1``; the dealer with ``first_lead=dealer``), whether capot can be
     forced, and for each seat of the side whether générale (that seat alone wins every
     trick) can be forced.  The value does not depend on which seat of the side takes.
     ``defence_points`` is 162 minus the attack's points, 0 after an attack capot, and
-    ``capot_points`` when the attack's points are 0 (taken as a defence capot)."""
+    ``capot_points`` when the attack's points are 0 (taken as a defence capot).
+    ``node_budget``/``deadline`` apply to each search."""
     hands = _hands_of(deal)
     if not (isinstance(dealer, int) and 0 <= dealer < 4):
         raise DealError(f"dealer must be a seat 0..3, got {dealer!r}")
@@ -268,12 +270,12 @@ def dd_table(deal: Any, game: str = "coinche", options: dict[str, Any] | None = 
         table[STRAINS[strain]] = {}
         for side in (0, 1):
             pos = make_position(hands, leader=leader, taker=side)
-            r = solve_position(pos, rules, node_budget, None, tt_bits, bel)
+            r = solve_position(pos, rules, node_budget, deadline, tt_bits, bel)
             gen = {}
             nodes = r.nodes
             for seat in (side, side + 2):
                 s = _load(make_position(hands, leader=leader, taker=seat), rules, tt_bits)
-                ok, n, complete = s.generale(node_budget or 0, 0.0)
+                ok, n, complete = s.generale(node_budget or 0, deadline or 0.0)
                 nodes += n
                 gen[seat] = bool(ok) if complete else None
             defence = 0 if r.value == rules.capot_points else (

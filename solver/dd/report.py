@@ -60,10 +60,12 @@ def _is_card_token(state: GameState, token: str) -> bool:
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int | None = None, line: bool = True,
-            horizon: int | None = None) -> dict[str, Any]:
+            horizon: int | str | None = None) -> dict[str, Any]:
     """Value of every legal card (best first for the seat to act) and an optimal line.
     With ``horizon`` (Tarot, Tarocchini) the values are estimates: exact play for that
-    many tricks after the current one, then the game's static evaluation; no line."""
+    many tricks after the current one, then the game's static evaluation; no line.
+    ``horizon="auto"``: the game's ``default_horizon`` (exact where that is quick; in
+    every game without a horizon search, exact)."""
     if state.is_over():
         raise AtoutError("the deal is over: nothing to solve")
     if getattr(state, "phase", "play") != "play":
@@ -72,6 +74,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     limits: dict[str, Any] = {"node_budget": node_budget, "deadline": deadline}
     if tt_bits is not None:
         limits["tt_bits"] = tt_bits
+    if horizon == "auto":
+        horizon = mod.default_horizon(state) if supports_horizon(state.game) else None
     if horizon is not None:
         if not supports_horizon(state.game):
             raise AtoutError(f"--horizon applies to tarot and tarocchini, not {state.game} "
@@ -133,16 +137,22 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
 
 
 def table_of(record_or_deal, game: str, options: dict[str, Any], dealer: int,
-             node_budget: int | None = None, tt_bits: int | None = None) -> dict[str, Any]:
-    """The game's DD table as JSON-ready data (and par for Coinche)."""
+             node_budget: int | None = None, tt_bits: int | None = None,
+             deadline: float | None = None,
+             horizon: int | str | None = "auto") -> dict[str, Any]:
+    """The game's DD table as JSON-ready data (and par for Coinche). Tarot and
+    Tarocchini entries are estimated by the horizon search (``horizon``: a number of
+    tricks, ``"auto"`` = the game's ``default_horizon``, None = exact, out of reach of
+    most full deals), each row saying whether it is ``exact``; Belote and Coinche are
+    always exact. ``node_budget``/``deadline`` apply to each search."""
     mod = module_for(game)
-    kw: dict[str, Any] = {"node_budget": node_budget}
+    kw: dict[str, Any] = {"node_budget": node_budget, "deadline": deadline}
     if tt_bits is not None:
         kw["tt_bits"] = tt_bits
     if game == "tarot":
-        t = mod.dd_table(record_or_deal, options, dealer, **kw)
+        t = mod.dd_table(record_or_deal, options, dealer, horizon=horizon, **kw)
         return {"rows": [{"taker": taker, "contract": contract, "value": r.value,
-                          "attack_points": r.attack_points,
+                          "exact": r.exact, "attack_points": r.attack_points,
                           "called": r.called, "nodes": r.nodes,
                           "complete": r.complete}
                          for (taker, contract), r in sorted(t.items())]}
@@ -155,9 +165,12 @@ def table_of(record_or_deal, game: str, options: dict[str, Any], dealer: int,
         if game == "coinche":
             out["par"] = mod.par(record_or_deal, options, dealer, table=t)
         return out
-    if hasattr(mod, "dd_table"):
-        t = mod.dd_table(record_or_deal, options=options, dealer=dealer)
-        return {"rows": [{"key": str(k), "value": r.value} for k, r in t.items()]}
+    if game == "tarocchini":
+        t = mod.dd_table(record_or_deal, options=options, dealer=dealer, horizon=horizon,
+                         **kw)
+        return {"rows": [{"declarer": k, "value": r.value, "exact": r.exact,
+                          "nodes": r.nodes, "complete": r.complete}
+                         for k, r in sorted(t.items())]}
     raise AtoutError(f"no DD table for {game}")
 
 

@@ -268,8 +268,9 @@ def _hands_of(deal: Any) -> tuple[list[int], int]:
 
 
 def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
-             node_budget: int | None = None,
-             tt_bits: int = DEFAULT_TT_BITS) -> dict[int, TarocchiniResult]:
+             node_budget: int | None = None, tt_bits: int = DEFAULT_TT_BITS,
+             deadline: float | None = None,
+             horizon: int | str | None = None) -> dict[int, TarocchiniResult]:
     """Terziglio DD table: for each seat as the declarer of a **solo** (no exchange, the
     stock unseen in play and won by the side of the last trick, TERZ-BID-3; no
     declarations), the DD value with the eldest (``dealer + 1``) leading
@@ -277,7 +278,9 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
     wins the deal iff the value is negative (TERZ-SCORE-2).  Gioco is not tabled: its
     value depends on the declarer's choice of discard, which is not card play.
 
-    ``deal``: a Deal (3 hands + ``stock``) or a list of 3 hand masks (then no stock)."""
+    ``deal``: a Deal (3 hands + ``stock``) or a list of 3 hand masks (then no stock).
+    ``horizon``: None searches to the end (give a limit on long deals); an integer or
+    ``"auto"`` (``default_horizon``) gives estimates, ``exact=False`` in the results."""
     from ..games import tarocchini as tg
     from ..options import resolve
     opts = resolve(tg.OPTIONS, options, tg.NAME)
@@ -294,5 +297,7 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
                          multi_use=bool(opts["contatore_multi_use"]),
                          max_cont=int(opts["max_contatori_per_suit_sequence"]))
         pos = make_position(game, hands, leader=leader)
-        table[declarer] = solve_position(game, pos, node_budget, None, tt_bits)
+        h = default_horizon(pos) if horizon == "auto" else horizon
+        table[declarer] = solve_position(game, pos, node_budget, deadline, tt_bits,
+                                         horizon=h)
     return table

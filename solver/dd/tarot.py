@@ -30,6 +30,7 @@ from typing import Any
 from ..core import tarot as face
 from ..errors import AtoutError, OptionError
 from ..games.base import Move
+from . import check_limits as _check_limits
 from . import stopped_reason as _stopped
 from .result import CardResult, DDResult
 
@@ -74,15 +75,6 @@ def _budget_left(core: Any, node_budget: int | None, base: int) -> int | None:
     if node_budget is None:
         return None
     return max(0, node_budget - (core.stats()["nodes"] - base))
-
-
-def _check_limits(node_budget: int | None, deadline: float | None, tt_bits: int) -> None:
-    if node_budget is not None and (not isinstance(node_budget, int) or node_budget < 0):
-        raise OptionError(f"node_budget must be a non-negative integer, got {node_budget!r}")
-    if deadline is not None and not deadline >= 0:
-        raise OptionError(f"deadline must be a non-negative number of seconds, got {deadline!r}")
-    if not isinstance(tt_bits, int) or not 4 <= tt_bits <= 28:
-        raise OptionError(f"tt_bits must be an integer in 4..28, got {tt_bits!r}")
 
 
 def _check_horizon(horizon: Any) -> None:
@@ -262,11 +254,16 @@ def _calls(hands: list[int], taker: int) -> list[int]:
 
 def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
              node_budget: int | None = None, deadline: float | None = None,
-             tt_bits: int = DEFAULT_TT_BITS) -> dict[tuple[int, str], TarotResult]:
+             tt_bits: int = DEFAULT_TT_BITS,
+             horizon: int | str | None = None) -> dict[tuple[int, str], TarotResult]:
     """DD value of every seat as taker in garde sans (dog to the attack) and garde
     contre (dog to the defence), eldest hand leading. With 5 players the taker calls
     the card (TAROT-CALL-2) that maximises his own score (2T with a partner, 4T alone,
-    TAROT-SCORE-6; ``TarotResult.called``). Limits apply per solve."""
+    TAROT-SCORE-6; ``TarotResult.called``). Limits apply per solve.
+
+    ``horizon``: None searches every entry to the end (out of reach of most full deals:
+    give a limit); an integer or ``"auto"`` (``default_horizon``) gives estimates by the
+    horizon search, ``exact=False`` in their results."""
     from ..games import tarot as rules
 
     opts = rules.resolve_options(options)
@@ -289,7 +286,8 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
                 st = rules.TarotState.for_play(list(hands), taker=taker, contract=contract,
                                                partner=partner, called_card=called,
                                                aside=aside, dealer=dealer, options=opts)
-                res = solve(st, node_budget, deadline, tt_bits, line=False)
+                h = default_horizon(st) if horizon == "auto" else horizon
+                res = solve(st, node_budget, deadline, tt_bits, line=False, horizon=h)
                 res.called = called
                 score = None
                 if res.value is not None:
