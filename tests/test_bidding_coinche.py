@@ -99,3 +99,27 @@ def test_simulated_bidding_plays_only_contracts_the_worlds_make():
     assert cautious_choice(rows[:1] + rows[2:]) == "pass"
     assert cautious_choice([Row("coinche", 10, 0.5, 30.0, 1.0, {})] + rows,
                            free=("pass", "coinche")) == "coinche"
+
+
+@pytest.mark.parametrize("hand,seat,auction,options", [
+    ("AS KS QS JS 9H TH 7D 8C", 0, [], {}),
+    ("7S 8S 7H 8H 7D 8D 9C 7C", 0, [], {}),                      # every strain fails
+    ("JS 9S AS TS AH AD AC KC", 1, ["bid:80:H"], {}),
+    ("JD 9D AD TD KD QD 8S 7H", 2, ["pass", "bid:100:S"], {}),
+    ("JH 9H AH TH KH 8S 7D 7C", 0, [], {"bonuses_count_for_contract": True,
+                                        "round_scores": "nearest_10"}),
+])
+def test_failing_strain_probes_give_the_exact_evaluation(hand, seat, auction, options):
+    # a strain whose lowest candidate fails in a world is settled by null-window probes
+    # (every candidate fails, only a defence capot changes the score): the table must be
+    # the one of exact values in every world
+    from solver.bidding import make_evaluator
+    c = ctx(hand, seat=seat, dealer=(seat - 1 - len(auction)) % 4, auction=auction,
+            options=options)
+    tables = []
+    for probe_first in (False, True):
+        ev = make_evaluator(c)
+        ev.probe_first = probe_first
+        e = evaluate(c, samples=5, seed=11, evaluator=ev)
+        tables.append(([r.to_json(True) for r in e.rows], e.recommended))
+    assert tables[0] == tables[1]

@@ -49,6 +49,14 @@ class CoincheEvaluator:
             ([5] if self.opts["allow_sa"] else [])
         self.values = co.bid_values(self.opts)
         self.standing = self._replay_auction()
+        # numeric candidate levels' minimum per strain (for the failing-strain probes)
+        self.probe_first = True
+        self.lowest_level: dict[int, int] = {}
+        for name in self.candidates():
+            level, _, strain_tok = name.partition(" ")
+            if level.isdigit():
+                st = STRAIN_NAMES.index(strain_tok)
+                self.lowest_level[st] = min(self.lowest_level.get(st, 10**6), int(level))
 
     def _replay_auction(self) -> dict[str, Any] | None:
         """Validate the auction on a state holding our hand; return the standing
@@ -101,10 +109,28 @@ class CoincheEvaluator:
                 k += 8
         return hands
 
-    def _points(self, hands: list[int], strain: int, taker: int, mode: str) -> dict[str, Any]:
-        """Attack card points (252 capot) and générale for ``taker`` in ``strain``."""
+    def _points(self, hands: list[int], strain: int, taker: int, mode: str,
+                need: int | None = None) -> dict[str, Any]:
+        """Attack card points (252 capot) and générale for ``taker`` in ``strain``.
+
+        ``need``: the fewest points that make any candidate of this strain. When one
+        null-window probe shows the attack stays below it, every candidate fails and
+        its score no longer depends on the exact points, only on whether they are 0
+        (a defence capot): a second probe tells, and a representative value is returned
+        (most strains of a hand are hopeless: a probe costs a few hundred nodes, the
+        exact value tens of thousands)."""
         rules, _ = ddb._play_rules("coinche", self.ctx.options, strain)
         pos = ddb.make_position(hands, leader=self.leader, taker=taker)
+        if mode == "dd" and need is not None and self.probe_first:
+            s = ddb._load(pos, rules, ddb.DEFAULT_TT_BITS)
+            g, _n, complete = s.probe(need)
+            if complete and g < need:  # fail-soft: value <= g < need
+                if g >= 1:
+                    g1, _n, complete = s.probe(1)
+                    if complete:
+                        return {"points": 0 if g1 < 1 else need - 1, "generale": False}
+                else:
+                    return {"points": 0, "generale": False}
         if mode == "dd":
             r = ddb.solve_position(pos, rules)
             pts = r.value
@@ -154,9 +180,38 @@ class CoincheEvaluator:
         ex = res["exact"]
         return ex[self.side] - ex[1 - self.side], res["made"]
 
+    def _need(self, hands: list[int], strain: int) -> int | None:
+        """Fewest attack card points (1..162) that make the lowest candidate bid of
+        ``strain`` in this world (belotes count per the options), or None when no
+        shortcut applies: the standing contract in this strain is ours (it may be made
+        below the candidates), there is no candidate, or only a capot would make it.
+        ``score_deal`` decides, so every option is honoured; made rises with points."""
+        st = self.standing
+        if st is not None and st["strain"] == strain and st["taker"] == self.ctx.seat:
+            return None
+        level = self.lowest_level.get(strain)
+        if level is None:
+            return None
+
+        def made(points: int) -> bool:
+            return self._score({"points": points, "generale": False}, level, strain,
+                               self.side, 1, hands)[1]
+
+        if not made(162):
+            return None
+        lo, hi = 1, 162  # made(hi) holds; find the least such point count
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if made(mid):
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
     def outcomes(self, hands: list[int], mode: str) -> dict[str, Outcome]:
         out: dict[str, Outcome] = {}
-        ours = {s: self._points(hands, s, self.ctx.seat, mode) for s in self.strains}
+        ours = {s: self._points(hands, s, self.ctx.seat, mode, self._need(hands, s))
+                for s in self.strains}
         for name in self.candidates():
             if name in ("pass", "coinche", "surcoinche"):
                 continue
