@@ -22,7 +22,7 @@ from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t
 from libc.stdlib cimport calloc, free
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from bitboard cimport popcount64, lowest_bit, highest_bit
+from bitboard cimport popcount64, lowest_bit, highest_bit, pick_bit, splitmix
 
 from solver.errors import DealError, IllegalMoveError   # user errors (never in hot code)
 
@@ -502,25 +502,6 @@ cdef inline int final_value(const Game* g, const Pos* p) noexcept nogil:
 # ---------------------------------------------------------------------------
 # Seeded random playouts
 # ---------------------------------------------------------------------------
-
-cdef inline uint64_t splitmix(uint64_t* s) noexcept nogil:
-    cdef uint64_t z
-    s[0] += <uint64_t>0x9E3779B97F4A7C15
-    z = s[0]
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
-cdef inline int pick_bit(uint64_t m, uint64_t rnd) noexcept nogil:
-    """A uniformly chosen set bit of ``m`` (non-zero)."""
-    cdef int k = popcount64(m)
-    cdef int i = <int>(((rnd >> 32) * <uint64_t>k) >> 32)
-    while i > 0:
-        m &= m - 1
-        i -= 1
-    return lowest_bit(m)
-
 
 cdef int64_t run_playouts(const Game* g, const Pos* start, int64_t n, uint64_t seed,
                           int64_t* side1_total) noexcept nogil:
