@@ -123,3 +123,36 @@ def test_failing_strain_probes_give_the_exact_evaluation(hand, seat, auction, op
         e = evaluate(c, samples=5, seed=11, evaluator=ev)
         tables.append(([r.to_json(True) for r in e.rows], e.recommended))
     assert tables[0] == tables[1]
+
+
+def test_worlds_give_the_callers_hands_that_make_their_calls():
+    # COINCHE-BID-2..5: the partner's 90 H and the opponent's pass say something about
+    # their hands; every sampled world deals them hands with which the heuristic bidder
+    # calls the same, so the partner holds hearts far more often than at random
+    import random
+
+    from solver.bidding import make_evaluator
+    from solver.games import coinche as co
+    from solver.heuristics.belote import choose_call, strain_strength
+
+    c = ctx("JS 9S AS TS AD 7C 8C 7H", seat=2, dealer=3, auction=["bid:90:H", "pass"])
+    ev = make_evaluator(c)
+    rng = random.Random(5)
+    worlds = [ev.sample(rng) for _ in range(60)]
+    for w in worlds:
+        assert w[2] == ev.hand and sum(h.bit_count() for h in w) == 32
+        assert w[0] | w[1] | w[2] | w[3] == (1 << 32) - 1
+        st = co.new_state(dealer=3, deal=co.Deal([sorted(b for b in range(32) if h >> b & 1)
+                                                  for h in w], {}))
+        for tok in c.auction:
+            obs = st.observation(st.to_act)
+            assert choose_call(obs, st.legal_moves()) == st.parse_move(tok)
+            st.play(tok)
+    assert ev.misfits == 0
+    hearts = sum(strain_strength(w[0], 1) for w in worlds) / len(worlds)
+    free = make_evaluator(ctx("JS 9S AS TS AD 7C 8C 7H", seat=2, dealer=1))
+    at_random = sum(strain_strength(w[0], 1) for w in
+                    (free.sample(rng) for _ in range(60))) / 60
+    assert hearts > at_random + 5
+    e = evaluate(c, samples=3, seed=1, evaluator=ev)
+    assert any("others' calls" in n for n in e.notes)

@@ -20,10 +20,12 @@ from ..dd import belote as ddb
 from ..errors import AtoutError
 from ..games import coinche as co
 from ..games.belote_common import STRAIN_NAMES, belote_suits
+from ..heuristics.belote import choose_call
 from ..options import resolve
 from . import Context, Outcome
 
 CAPOT_PTS = 252
+MODEL_TRIES = 200  # draws per seat and world to match the calls it made
 
 
 def _mask(cards) -> int:
@@ -31,7 +33,7 @@ def _mask(cards) -> int:
 
 
 class CoincheEvaluator:
-    notes = ["DD mode assumes every hand is visible (optimistic for the side to play "
+    base_notes = ["DD mode assumes every hand is visible (optimistic for the side to play "
              "well); announces not counted; bids assumed not coinched; pass with no "
              "standing contract scores 0"]
 
@@ -48,6 +50,10 @@ class CoincheEvaluator:
         self.strains = [0, 1, 2, 3] + ([4] if self.opts["allow_ta"] else []) + \
             ([5] if self.opts["allow_sa"] else [])
         self.values = co.bid_values(self.opts)
+        # other seats' calls so far, with what they saw: worlds give each of those
+        # seats a hand with which the heuristic bidder makes the same calls
+        self._calls: dict[int, list[tuple[dict[str, Any], list, Any]]] = {}
+        self.misfits = 0
         self.standing = self._replay_auction()
         # numeric candidate levels' minimum per strain (for the failing-strain probes)
         self.probe_first = True
@@ -66,10 +72,17 @@ class CoincheEvaluator:
         st = co.new_state(options=self.ctx.options, dealer=self.ctx.dealer,
                           deal=co.Deal([sorted(_bits(h)) for h in world], {}))
         for i, tok in enumerate(self.ctx.auction, 1):
+            seat = st.to_act
+            before = (st.observation(seat), st.legal_moves()) if seat != self.ctx.seat \
+                and st.phase == "bid" else None
             try:
                 st.play(tok)
             except AtoutError as e:
                 raise AtoutError(f"auction call {i} ({tok}): {e}") from None
+            if before is not None:
+                obs, legal = before
+                obs.pop("hand", None)  # public part only: the hand is the world's
+                self._calls.setdefault(seat, []).append((obs, legal, st.history[-1]))
         if st.phase != "bid" or st.to_act != self.ctx.seat:
             raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call")
         self.legal_calls = {st.move_token(m) for m in st.legal_moves()}
@@ -96,18 +109,50 @@ class CoincheEvaluator:
         del st
         return out
 
+    def _fits(self, seat: int, cards: list[int]) -> bool:
+        """Would the heuristic bidder at ``seat``, holding ``cards``, have made the
+        calls ``seat`` made (COINCHE-BID-2..5: a bid, a pass, a coinche say something
+        about the hand)?"""
+        hand = _mask(cards)
+        return all(choose_call(obs | {"hand": hand}, legal) == move
+                   for obs, legal, move in self._calls[seat])
+
     def sample(self, rng: random.Random) -> list[int]:
-        rest = [c for c in range(32) if not self.hand >> c & 1]
-        rng.shuffle(rest)
-        hands = []
+        """One world: the 24 unseen cards dealt uniformly, except that each other seat
+        that has called gets a hand with which the heuristic bidder makes the same
+        calls (drawn seat by seat, up to ``MODEL_TRIES`` draws each; a seat that no
+        draw fits keeps the last one, counted in the notes)."""
+        pool = [c for c in range(32) if not self.hand >> c & 1]
+        rng.shuffle(pool)
+        hands = [0, 0, 0, 0]
+        hands[self.ctx.seat] = self.hand
+        for seat in sorted(self._calls):
+            part = pool[:8]
+            for _ in range(MODEL_TRIES):
+                if self._fits(seat, part):
+                    break
+                part = rng.sample(pool, 8)
+            else:
+                self.misfits += 1
+            hands[seat] = _mask(part)
+            taken = set(part)
+            pool = [c for c in pool if c not in taken]
         k = 0
         for seat in range(4):
-            if seat == self.ctx.seat:
-                hands.append(self.hand)
-            else:
-                hands.append(_mask(rest[k:k + 8]))
+            if not hands[seat]:
+                hands[seat] = _mask(pool[k:k + 8])
                 k += 8
         return hands
+
+    @property
+    def notes(self) -> list[str]:
+        out = list(self.base_notes)
+        if self._calls:
+            out.append("others' calls: every world gives each seat that called a hand "
+                       "the heuristic bidder would have called with"
+                       + (f" ({self.misfits} world draws could not match, "
+                          f"{MODEL_TRIES} tries per seat)" if self.misfits else ""))
+        return out
 
     def _points(self, hands: list[int], strain: int, taker: int, mode: str,
                 need: int | None = None) -> dict[str, Any]:

@@ -167,7 +167,7 @@ def defence_strength(hand: int, strain: int) -> int:
 def choose_call(obs: dict, legal: list[Move]) -> Move:
     """One Coinche call: raise the partner, bid our best strain, coinche, or pass."""
     me = obs["seat"]
-    hand = _mask(obs["hand"])
+    hand = obs["hand"] if isinstance(obs["hand"], int) else _mask(obs["hand"])
     pass_move = Move("pass")
     contract = obs["contract"]
     by_bid = {m.value: m for m in legal if m.kind == "bid"}
