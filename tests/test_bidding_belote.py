@@ -56,3 +56,27 @@ def test_pimc_with_simulated_bidding_plays_legal_calls(module):
         move = agent.choose(st, st.to_act)
         assert move in st.legal_moves()
         st.play(move)
+
+
+def test_worlds_give_the_callers_hands_that_make_their_calls():
+    # BELOTE-BID-1/2: seats that passed the turned suit hold hands with which the
+    # heuristic bidder passes too (every sampled world is checked by replaying them)
+    import random
+
+    from solver.bidding import make_evaluator
+    from solver.heuristics.belote import choose_take
+
+    c = ctx("9S 8S AD TD 7C", "JH", seat=2, dealer=3, auction=["pass", "pass"])
+    ev = make_evaluator(c)
+    assert sorted(ev._calls) == [0, 1]
+    rng = random.Random(3)
+    for _ in range(40):
+        deal = ev.sample(rng)
+        st = belote.BeloteState(deal, {}, 3)
+        for tok in c.auction:
+            assert choose_take(st.observation(st.to_act), st.legal_moves()) == \
+                st.parse_move(tok)
+            st.play(tok)
+    assert ev.misfits == 0
+    e = evaluate(c, samples=3, seed=1, evaluator=ev)
+    assert any("others' calls" in n for n in e.notes)

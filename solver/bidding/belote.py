@@ -1,7 +1,8 @@
 """Belote bid analysis: take or pass in round 1, which suit (or pass) in round 2.
 
 A world deals the unseen cards at random: the other 5-card hands and the 11 stock cards
-in order (BELOTE-DEAL-3), the turned card being known. Each candidate call is played
+in order (BELOTE-DEAL-3), the turned card being known; a seat that has already called
+gets a hand with which the heuristic bidder makes the same calls. Each candidate call is played
 into the world's auction; the auction then goes on with the heuristic bidder for every
 seat (a pass is worth what the others then do), the completion deal follows
 (BELOTE-DEAL-2) and the contract is solved double-dummy (``mode='dd'``) or played out
@@ -19,6 +20,7 @@ from ..errors import AtoutError
 from ..games import belote as be
 from ..games.base import Move
 from ..games.belote_common import belote_suits
+from ..heuristics.belote import choose_take
 from ..notation import Deal
 from ..options import resolve
 from . import Context, Outcome
@@ -27,13 +29,14 @@ NOTES = ["a pass is scored by letting the heuristic bidder finish the auction; "
          "announces are not counted; DD mode sees every hand (optimistic)"]
 
 
+MODEL_TRIES = 200  # draws per seat and world to match the calls it made
+
+
 def _mask(cards) -> int:
     return sum(1 << c for c in cards)
 
 
 class BeloteEvaluator:
-    notes = NOTES
-
     def __init__(self, ctx: Context):
         self.ctx = ctx
         self.opts = resolve(be.OPTIONS, ctx.options, "belote")
@@ -49,16 +52,27 @@ class BeloteEvaluator:
             raise AtoutError("seat and dealer must be 0..3")
         self.turned = turned
         self.hand = list(ctx.hand)
-        probe = self._state(self.sample(random.Random(0)))
+        # other seats' calls so far, with what they saw (filled by the first replay):
+        # worlds give those seats hands with which the heuristic bidder calls the same
+        self._calls: dict[int, list[tuple[dict[str, Any], list[Move], Move]]] = {}
+        self.misfits = 0
+        probe = self._state(self.sample(random.Random(0)), record=True)
         self.calls = [probe.move_token(m) for m in probe.legal_moves()]
 
-    def _state(self, deal: Deal):
+    def _state(self, deal: Deal, record: bool = False):
         st = be.BeloteState(deal, self.ctx.options, self.ctx.dealer)
         for i, tok in enumerate(self.ctx.auction, 1):
+            seat = st.to_act
+            before = (st.observation(seat), st.legal_moves()) \
+                if record and seat != self.ctx.seat and st.phase == "bid" else None
             try:
                 st.play(tok)
             except AtoutError as e:
                 raise AtoutError(f"auction call {i} ({tok}): {e}") from None
+            if before is not None:
+                obs, legal = before
+                obs.pop("hand", None)  # public part only
+                self._calls.setdefault(seat, []).append((obs, legal, st.history[-1]))
         if st.phase != "bid" or st.to_act != self.ctx.seat:
             raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call")
         return st
@@ -66,17 +80,49 @@ class BeloteEvaluator:
     def candidates(self) -> list[str]:
         return list(self.calls)
 
+    def _fits(self, seat: int, cards: list[int]) -> bool:
+        """Would the heuristic bidder at ``seat``, dealt ``cards``, have called as
+        ``seat`` did (BELOTE-BID-1/2: a pass in round 1 says the turned suit does not
+        suit the hand)?"""
+        hand = _mask(cards)
+        return all(choose_take(obs | {"hand": hand}, legal) == move
+                   for obs, legal, move in self._calls[seat])
+
     def sample(self, rng: random.Random) -> Deal:
-        rest = [c for c in range(32) if c not in self.hand and c != self.turned]
-        rng.shuffle(rest)
-        hands, k = [], 0
-        for seat in range(4):
-            if seat == self.ctx.seat:
-                hands.append(list(self.hand))
+        """One world: the unseen cards dealt at random, except that each other seat that
+        has called gets 5 cards with which the heuristic bidder calls the same (drawn
+        seat by seat, up to ``MODEL_TRIES`` draws; misfits counted in the notes)."""
+        pool = [c for c in range(32) if c not in self.hand and c != self.turned]
+        rng.shuffle(pool)
+        hands: list[list[int] | None] = [None] * 4
+        hands[self.ctx.seat] = list(self.hand)
+        for seat in sorted(self._calls):
+            part = pool[:5]
+            for _ in range(MODEL_TRIES):
+                if self._fits(seat, part):
+                    break
+                part = rng.sample(pool, 5)
             else:
-                hands.append(rest[k:k + 5])
+                self.misfits += 1
+            hands[seat] = part
+            taken = set(part)
+            pool = [c for c in pool if c not in taken]
+        k = 0
+        for seat in range(4):
+            if hands[seat] is None:
+                hands[seat] = pool[k:k + 5]
                 k += 5
-        return Deal(hands, {"turned": [self.turned], "stock": rest[k:]})
+        return Deal(hands, {"turned": [self.turned], "stock": pool[k:]})
+
+    @property
+    def notes(self) -> list[str]:
+        out = list(NOTES)
+        if self._calls:
+            out.append("others' calls: every world gives each seat that called a hand "
+                       "the heuristic bidder would have called with"
+                       + (f" ({self.misfits} world draws could not match, "
+                          f"{MODEL_TRIES} tries per seat)" if self.misfits else ""))
+        return out
 
     def outcomes(self, deal: Deal, mode: str) -> dict[str, Outcome]:
         out = {}

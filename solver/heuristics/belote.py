@@ -120,7 +120,7 @@ BELOTE_SECOND = 18
 
 def choose_take(obs: dict, legal: list[Move]) -> Move:
     """Belote round 1 (take the turned suit) and round 2 (name another strain)."""
-    hand = _mask(obs["hand"])
+    hand = obs["hand"] if isinstance(obs["hand"], int) else _mask(obs["hand"])
     turned = DECK.card(obs["turned"])
     with_turned = hand | 1 << turned  # the taker always gets the turned card (BELOTE-BID-4)
     passing = next(m for m in legal if m.kind == "pass") if any(
