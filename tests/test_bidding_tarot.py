@@ -364,3 +364,24 @@ def test_ecart_chosen_on_the_dog_alone_is_never_better_than_the_clairvoyant_one(
     assert any("resampled" in n for n in b.notes)
     # garde sans / garde contre do not depend on the écart
     assert rows(a)["garde_sans"].scores == rows(b)["garde_sans"].scores
+
+
+def test_worlds_give_the_bidders_hands_that_make_their_bids():
+    # TAROT-BID-1..3: a garde before us says the hand is strong; every sampled world
+    # deals that seat a hand with which the heuristic bidder bids garde too
+    from solver.heuristics import tarot as H
+
+    c = ctx("T21 T17 T12 T9 T3 EX KS QS 4S KH 7H 2H 1D 9D 10C 8C 5C 1C", seat=1, dealer=3,
+            auction=["garde"])
+    ev = bt.make_evaluator(c)
+    rng = random.Random(2)
+    strong = []
+    for _ in range(30):
+        w = ev.sample(rng)
+        assert sum(h.bit_count() for h in w["hands"]) + w["dog"].bit_count() == 78
+        obs = {"hand": w["hands"][0], "players": 4}
+        assert H.choose_bid(obs, [T.Move("bid", b) for b in ("pass", *T.CONTRACTS)]) \
+            .value == "garde"
+        strong.append(H.hand_strength(w["hands"][0]))
+    assert ev.misfits == 0 and min(strong) >= 56
+    assert any("others' bids" in n for n in ev.notes)

@@ -30,8 +30,10 @@ Chelem rows replay the contract with the chelem announced (the taker leads,
 TAROT-ANN-2) on the écart kept for the plain contract; poignée rows add the bonus to
 the same play (TAROT-SCORE-4), for the levels the dealt hand qualifies for.
 
-Simplifications (stated in ``notes``): the auction is not used to bias the worlds;
-after our bid the others pass; a pass with no contract standing scores 0; a pass over
+The worlds follow the auction: a seat that has already bid or passed gets a hand with
+which the heuristic bidder makes the same calls (drawn seat by seat, up to
+``MODEL_TRIES`` draws). Simplifications (stated in ``notes``): after our bid the others
+pass; a pass with no contract standing scores 0; a pass over
 a standing contract is scored with that taker playing it (heuristic écart and call).
 """
 
@@ -194,6 +196,15 @@ def made_of(counts: dict[str, int]) -> bool:
     return T.contract_result(Fraction(counts["att_pts"], 2), counts["att_bouts"])[0]
 
 
+# Worlds that follow the auction: draws per seat to match its bids by rejection (a
+# garde needs a hand of the top 5% of strengths, a garde sans 0.2%, fewer still when
+# our own hand holds the bouts), then card swaps towards a matching strength, then
+# swaps that keep it (see TarotEvaluator._draw). Hand strengths stay below 200.
+MODEL_TRIES = 300
+REPAIR_STEPS = 3000
+MIX_STEPS = 60
+STRENGTH_MAX = 200
+
 # Evaluators may score worlds in several threads (solver.parallel): counters go
 # through one lock so the notes are the same whatever the thread count.
 _STATS_LOCK = threading.Lock()
@@ -231,6 +242,9 @@ class TarotEvaluator:
         self.ending = DEFAULT_ENDING[n] if ending is None else ending
         self.node_budget, self.ecarts, self.tt_bits = node_budget, ecarts, tt_bits
         self.ecart_worlds = ecart_worlds
+        self._heard: dict[int, list[tuple[dict[str, Any], list[Move], Move]]] = {}
+        self._allowed: dict[int, list[int]] = {}
+        self.misfits = 0
         self.standing = self._replay_auction()
         strength = H.hand_strength(self.hand)
         self.chelem = strength >= CHELEM_MIN_STRENGTH if chelem is None else chelem
@@ -251,10 +265,17 @@ class TarotEvaluator:
         for i, tok in enumerate(self.ctx.auction, 1):
             if st.phase != "bid":
                 raise AtoutError(f"auction call {i} ({tok}): the auction is already over")
+            seat = st.to_act
+            before = (st.observation(seat), st.legal_moves()) if seat != self.ctx.seat \
+                else None
             try:
                 st.play(tok)
             except AtoutError as e:
                 raise AtoutError(f"auction call {i} ({tok}): {e}") from None
+            if before is not None:  # what that seat saw, its hand left to the worlds
+                obs, legal = before
+                obs.pop("hand", None)
+                self._heard.setdefault(seat, []).append((obs, legal, st.history[-1]))
         if st.phase != "bid" or st.to_act != self.ctx.seat:
             raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call "
                              f"(dealer {self.ctx.dealer}, TAROT-BID-1)")
@@ -318,8 +339,13 @@ class TarotEvaluator:
                ("(optimistic: the écart is chosen seeing the world)" if not
                 self.ecart_worlds else f"(chosen on the dog alone: best mean over "
                 f"{self.ecart_worlds} resampled worlds)"),
-               "auction not used to bias the worlds; the others pass after our bid; "
-               "pass with no contract standing scores 0"]
+               "the others pass after our bid; pass with no contract standing scores 0"]
+        if self._heard:
+            out.append("others' bids: every world gives each seat that bid a hand the "
+                       "heuristic bidder would have bid the same with"
+                       + (f" ({self.misfits} world draws could not match, "
+                          f"{MODEL_TRIES} draws and {REPAIR_STEPS} swaps per seat)"
+                          if self.misfits else ""))
         if s["solves"]:
             out.append(f"{s['fallbacks']} of {s['solves']} endings exceeded the node budget "
                        f"({self.node_budget}) and were finished by the heuristic player")
@@ -334,19 +360,76 @@ class TarotEvaluator:
     def candidates(self) -> list[str]:
         return list(self._names)
 
-    def sample(self, rng: random.Random) -> dict[str, Any]:
-        """A world: every hand (ours fixed) and the dog, uniformly among the rest."""
-        rest = [c for c in range(78) if not self.hand >> c & 1]
-        rng.shuffle(rest)
-        size = T.HAND_SIZE[self.n]
-        hands, k = [], 0
-        for seat in range(self.n):
-            if seat == self.ctx.seat:
-                hands.append(self.hand)
+    def _strengths(self, seat: int) -> list[int]:
+        """The hand strengths (``H.hand_strength``) with which the heuristic bidder
+        makes every bid ``seat`` made (TAROT-BID-1..3: a pass or a garde says
+        something of the hand)."""
+        if seat not in self._allowed:
+            self._allowed[seat] = [
+                x for x in range(STRENGTH_MAX + 1)
+                if all(H.bid_for_strength(x, self.n, legal) == move
+                       for _, legal, move in self._heard[seat])]
+        return self._allowed[seat]
+
+    def _gap(self, seat: int, hand: int) -> int:
+        """How far the strength of ``hand`` is from one that makes ``seat``'s bids."""
+        x = H.hand_strength(hand)
+        ok = self._strengths(seat)
+        return 0 if x in ok else min((abs(x - y) for y in ok), default=0)
+
+    def _draw(self, seat: int, pool: list[int], size: int, rng: random.Random) -> list[int]:
+        """``size`` cards of ``pool`` with which ``seat`` bids as it did: rejection
+        (uniform among such hands) for ``MODEL_TRIES`` draws, then, for rare strong
+        bids, swaps of one card with the pool that never move the strength away from
+        the bids, then swaps that keep it there (to spread the hands reached)."""
+        part = pool[:size]
+        for _ in range(MODEL_TRIES):
+            if self._gap(seat, _mask(part)) == 0:
+                return part
+            part = rng.sample(pool, size)
+        hand = set(part)
+        rest = [c for c in pool if c not in hand]
+        gap = self._gap(seat, _mask(hand))
+        steps = 0
+        while gap and steps < REPAIR_STEPS:
+            steps += 1
+            i, j = rng.randrange(size), rng.randrange(len(rest))
+            part[i], rest[j] = rest[j], part[i]
+            g = self._gap(seat, _mask(part))
+            if g <= gap:
+                gap = g
             else:
-                hands.append(_mask(rest[k:k + size]))
+                part[i], rest[j] = rest[j], part[i]
+        if gap:
+            self.misfits += 1
+            return part
+        for _ in range(MIX_STEPS):
+            i, j = rng.randrange(size), rng.randrange(len(rest))
+            part[i], rest[j] = rest[j], part[i]
+            if self._gap(seat, _mask(part)):
+                part[i], rest[j] = rest[j], part[i]
+        return part
+
+    def sample(self, rng: random.Random) -> dict[str, Any]:
+        """A world: every hand (ours fixed) and the dog, uniformly among the rest,
+        except that a seat that has bid gets a hand the heuristic bidder bids the same
+        with (seat by seat, ``_draw``; misfits counted in the notes)."""
+        pool = [c for c in range(78) if not self.hand >> c & 1]
+        rng.shuffle(pool)
+        size = T.HAND_SIZE[self.n]
+        hands = [0] * self.n
+        hands[self.ctx.seat] = self.hand
+        for seat in sorted(self._heard):
+            part = self._draw(seat, pool, size, rng)
+            hands[seat] = _mask(part)
+            taken = set(part)
+            pool = [c for c in pool if c not in taken]
+        k = 0
+        for seat in range(self.n):
+            if not hands[seat]:
+                hands[seat] = _mask(pool[k:k + size])
                 k += size
-        return {"hands": hands, "dog": _mask(rest[k:])}
+        return {"hands": hands, "dog": _mask(pool[k:])}
 
     def _count(self, key: str, n: float = 1) -> None:
         with _STATS_LOCK:
@@ -724,3 +807,4 @@ class _PlayOnly(TarotEvaluator):
         self.ending = DEFAULT_ENDING[n]
         self.node_budget, self.tt_bits = DEFAULT_NODE_BUDGET, 16
         self.stats = {"solves": 0, "fallbacks": 0}
+        self._heard, self._allowed, self.misfits = {}, {}, 0

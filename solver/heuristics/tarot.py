@@ -56,9 +56,13 @@ def hand_strength(hand: int) -> int:
 
 
 def choose_bid(obs: dict, legal: list[Move]) -> Move:
-    pts = hand_strength(obs["hand"])
-    scale = {3: 1.1, 4: 1.0, 5: 0.9}[obs["players"]]
-    pts = pts * scale
+    return bid_for_strength(hand_strength(obs["hand"]), obs["players"], legal)
+
+
+def bid_for_strength(strength: int, players: int, legal: list[Move]) -> Move:
+    """The bid of a hand of this ``hand_strength`` (the highest legal bid up to the
+    contract its scaled count supports, else pass)."""
+    pts = strength * {3: 1.1, 4: 1.0, 5: 0.9}[players]
     wanted = ("pass" if pts < 40 else "prise" if pts < 56 else "garde" if pts < 71
               else "garde_sans" if pts < 81 else "garde_contre")
     order = ("pass", *T.CONTRACTS)
