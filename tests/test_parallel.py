@@ -94,3 +94,23 @@ def test_evaluation_is_the_same_with_two_threads(game, options, hand, dealer, au
     two = evaluate(ctx, samples=3, seed=4, threads=2)
     assert one.recommended == two.recommended and one.notes == two.notes
     assert [r.to_json(True) for r in one.rows] == [r.to_json(True) for r in two.rows]
+
+
+def test_cli_evaluate_threads_gives_the_same_table():
+    import json
+
+    from click.testing import CliRunner
+
+    from solver.cli import cli
+
+    args = ["evaluate", "coinche", "--hand", "JS 9S AS TS AH 7D 8C 7C", "--samples", "4",
+            "--json"]
+    out = []
+    for extra in ([], ["--threads", "2"]):
+        r = CliRunner().invoke(cli, args + extra)
+        assert r.exit_code == 0, r.output
+        data = json.loads(r.output[r.output.index("{"):])
+        out.append((data["recommended"], data["options"]))
+    assert out[0] == out[1]
+    r = CliRunner().invoke(cli, args + ["--threads", "0"])
+    assert r.exit_code == 2 and "--threads" in r.output
