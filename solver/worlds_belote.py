@@ -39,11 +39,13 @@ from .games.belote_common import (
     RK,
     RQ,
     SA,
+    SEQ_NAMES,
     SUIT_MASK,
     TA,
     Announce,
     available_announces,
     belote_suits,
+    sequence_runs,
     strain_of,
     trick_winner,
 )
@@ -52,7 +54,6 @@ from .sampling import DealSampler
 
 FULL = (1 << 32) - 1
 MAX_REDRAWS = 5_000  # rejection budget for heard-but-unseen sequence announces
-SEQ_KINDS = ("tierce", "quarte", "quinte")
 
 
 def _bits(mask: int):
@@ -152,21 +153,8 @@ def _shown_runs(obs: dict, heard: dict[int, list[tuple[str, int | None]]]
 
 def _runs(mask: int) -> list[tuple[str, int, int]]:
     """Maximal runs of 3+ consecutive cards of a suit in ``mask``: (kind, top, bottom)."""
-    out = []
-    for suit in range(4):
-        bits = (mask >> (8 * suit)) & 0xFF
-        rank = 0
-        while rank < 8:
-            if bits >> rank & 1:
-                start = rank
-                while rank < 8 and bits >> rank & 1:
-                    rank += 1
-                if rank - start >= 3:
-                    out.append((SEQ_KINDS[min(rank - start, 5) - 3], 8 * suit + rank - 1,
-                                8 * suit + start))
-            else:
-                rank += 1
-    return out
+    return [(SEQ_NAMES[min(top - bottom + 1, 5)], top, bottom)
+            for top, bottom in sequence_runs(mask)]
 
 
 # --- constraints ------------------------------------------------------------------------

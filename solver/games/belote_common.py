@@ -243,6 +243,25 @@ def carre_points(rank: int, carre_100_ranks_value: int = 100) -> int:
     return carre_100_ranks_value
 
 
+def sequence_runs(mask: int) -> list[tuple[int, int]]:
+    """Maximal runs of 3 or more cards of one suit in natural order (BELOTE-ANN-2) in
+    ``mask``: ``(top card, bottom card)`` per run."""
+    out = []
+    for suit in range(4):
+        bits = (mask >> (8 * suit)) & 0xFF
+        rank = 0
+        while rank < 8:
+            if bits >> rank & 1:
+                start = rank
+                while rank < 8 and bits >> rank & 1:
+                    rank += 1
+                if rank - start >= 3:
+                    out.append((8 * suit + rank - 1, 8 * suit + start))
+            else:
+                rank += 1
+    return out
+
+
 def available_announces(hand: int, seq_used: int, carre_used: int, exclusive: bool,
                         carre_100_ranks_value: int = 100) -> list[tuple[str, int, int, int]]:
     """Combinations still announceable from ``hand`` given the cards already used
@@ -253,21 +272,11 @@ def available_announces(hand: int, seq_used: int, carre_used: int, exclusive: bo
     out = []
     seq_free = hand & ~seq_used & ~(carre_used if exclusive else 0)
     carre_free = hand & ~carre_used & ~(seq_used if exclusive else 0)
-    for suit in range(4):
-        bits = (seq_free >> (8 * suit)) & 0xFF
-        rank = 0
-        while rank < 8:
-            if bits >> rank & 1:
-                start = rank
-                while rank < 8 and bits >> rank & 1:
-                    rank += 1
-                length = rank - start
-                if length >= 3:
-                    kind = SEQ_NAMES[min(length, 5)]
-                    cards = ((1 << length) - 1) << (8 * suit + start)
-                    out.append((kind, 8 * suit + rank - 1, cards, SEQ_POINTS[kind]))
-            else:
-                rank += 1
+    for top, bottom in sequence_runs(seq_free):
+        length = top - bottom + 1
+        kind = SEQ_NAMES[min(length, 5)]
+        cards = ((1 << length) - 1) << bottom
+        out.append((kind, top, cards, SEQ_POINTS[kind]))
     for rank in _CARRE_RANKS:
         cards = sum(1 << (8 * s + rank) for s in range(4))
         if carre_free & cards == cards:
