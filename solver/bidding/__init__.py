@@ -157,6 +157,32 @@ def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
                       time.monotonic() - start, notes)
 
 
+def draw_matching(pool: list[int], size: int, fits: Callable[[list[int]], bool],
+                  rng: random.Random, tries: int) -> tuple[list[int], list[int], bool]:
+    """``size`` cards of ``pool`` (shuffled) for which ``fits`` holds, by rejection:
+    the first cards of the pool, then up to ``tries`` uniform draws, so a match is
+    uniform among the matching hands. Returns the cards, the rest of the pool (order
+    kept) and whether they match (if not: the last draw). Worlds use it to give a seat
+    that has called a hand with which the heuristic bidder makes the same calls."""
+    part = pool[:size]
+    ok = fits(part)
+    for _ in range(tries if not ok else 0):
+        part = rng.sample(pool, size)
+        if fits(part):
+            ok = True
+            break
+    taken = set(part)
+    return part, [c for c in pool if c not in taken], ok
+
+
+def public_view(state: Any, seat: int) -> tuple[dict[str, Any], list]:
+    """What ``seat`` saw when it called (its observation without its hand, and its
+    legal calls): with a world's hand added, the heuristic bidder's input."""
+    obs = state.observation(seat)
+    obs.pop("hand", None)
+    return obs, state.legal_moves()
+
+
 # DD worlds are optimistic for the side that plays them (it sees every card): choosing
 # the best expected score overbids (measured: Coinche contracts made 31% of the time,
 # Belote 69%, against 91% / 80% for the heuristic bidder). Simulated bidding therefore

@@ -23,7 +23,7 @@ from ..games.belote_common import belote_suits
 from ..heuristics.belote import choose_take
 from ..notation import Deal
 from ..options import resolve
-from . import Context, Outcome
+from . import Context, Outcome, draw_matching, public_view
 
 NOTES = ["a pass is scored by letting the heuristic bidder finish the auction; "
          "announces are not counted; DD mode sees every hand (optimistic)"]
@@ -63,7 +63,7 @@ class BeloteEvaluator:
         st = be.BeloteState(deal, self.ctx.options, self.ctx.dealer)
         for i, tok in enumerate(self.ctx.auction, 1):
             seat = st.to_act
-            before = (st.observation(seat), st.legal_moves()) \
+            before = public_view(st, seat) \
                 if record and seat != self.ctx.seat and st.phase == "bid" else None
             try:
                 st.play(tok)
@@ -71,7 +71,6 @@ class BeloteEvaluator:
                 raise AtoutError(f"auction call {i} ({tok}): {e}") from None
             if before is not None:
                 obs, legal = before
-                obs.pop("hand", None)  # public part only
                 self._calls.setdefault(seat, []).append((obs, legal, st.history[-1]))
         if st.phase != "bid" or st.to_act != self.ctx.seat:
             raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call")
@@ -97,16 +96,10 @@ class BeloteEvaluator:
         hands: list[list[int] | None] = [None] * 4
         hands[self.ctx.seat] = list(self.hand)
         for seat in sorted(self._calls):
-            part = pool[:5]
-            for _ in range(MODEL_TRIES):
-                if self._fits(seat, part):
-                    break
-                part = rng.sample(pool, 5)
-            else:
-                self.misfits += 1
+            part, pool, ok = draw_matching(pool, 5, lambda cards, s=seat: self._fits(s, cards),
+                                           rng, MODEL_TRIES)
+            self.misfits += not ok
             hands[seat] = part
-            taken = set(part)
-            pool = [c for c in pool if c not in taken]
         k = 0
         for seat in range(4):
             if hands[seat] is None:

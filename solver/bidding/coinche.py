@@ -22,7 +22,7 @@ from ..games import coinche as co
 from ..games.belote_common import STRAIN_NAMES, belote_suits
 from ..heuristics.belote import choose_call
 from ..options import resolve
-from . import Context, Outcome
+from . import Context, Outcome, draw_matching, public_view
 
 CAPOT_PTS = 252
 MODEL_TRIES = 200  # draws per seat and world to match the calls it made
@@ -73,15 +73,14 @@ class CoincheEvaluator:
                           deal=co.Deal([sorted(_bits(h)) for h in world], {}))
         for i, tok in enumerate(self.ctx.auction, 1):
             seat = st.to_act
-            before = (st.observation(seat), st.legal_moves()) if seat != self.ctx.seat \
-                and st.phase == "bid" else None
+            before = public_view(st, seat) if seat != self.ctx.seat and st.phase == "bid" \
+                else None
             try:
                 st.play(tok)
             except AtoutError as e:
                 raise AtoutError(f"auction call {i} ({tok}): {e}") from None
             if before is not None:
                 obs, legal = before
-                obs.pop("hand", None)  # public part only: the hand is the world's
                 self._calls.setdefault(seat, []).append((obs, legal, st.history[-1]))
         if st.phase != "bid" or st.to_act != self.ctx.seat:
             raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call")
@@ -127,16 +126,10 @@ class CoincheEvaluator:
         hands = [0, 0, 0, 0]
         hands[self.ctx.seat] = self.hand
         for seat in sorted(self._calls):
-            part = pool[:8]
-            for _ in range(MODEL_TRIES):
-                if self._fits(seat, part):
-                    break
-                part = rng.sample(pool, 8)
-            else:
-                self.misfits += 1
+            part, pool, ok = draw_matching(pool, 8, lambda cards, s=seat: self._fits(s, cards),
+                                           rng, MODEL_TRIES)
+            self.misfits += not ok
             hands[seat] = _mask(part)
-            taken = set(part)
-            pool = [c for c in pool if c not in taken]
         k = 0
         for seat in range(4):
             if not hands[seat]:

@@ -50,7 +50,7 @@ from ..errors import AtoutError, OptionError
 from ..games import tarot as T
 from ..games.base import GameState, Move
 from ..heuristics import tarot as H
-from . import Context, Outcome
+from . import Context, Outcome, draw_matching, public_view
 
 DEFAULT_ENDING = {3: 7, 4: 5, 5: 4}  # cards per hand at which DD takes over
 DEFAULT_NODE_BUDGET = 500_000
@@ -266,15 +266,13 @@ class TarotEvaluator:
             if st.phase != "bid":
                 raise AtoutError(f"auction call {i} ({tok}): the auction is already over")
             seat = st.to_act
-            before = (st.observation(seat), st.legal_moves()) if seat != self.ctx.seat \
-                else None
+            before = public_view(st, seat) if seat != self.ctx.seat else None
             try:
                 st.play(tok)
             except AtoutError as e:
                 raise AtoutError(f"auction call {i} ({tok}): {e}") from None
             if before is not None:  # what that seat saw, its hand left to the worlds
                 obs, legal = before
-                obs.pop("hand", None)
                 self._heard.setdefault(seat, []).append((obs, legal, st.history[-1]))
         if st.phase != "bid" or st.to_act != self.ctx.seat:
             raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call "
@@ -382,14 +380,11 @@ class TarotEvaluator:
         (uniform among such hands) for ``MODEL_TRIES`` draws, then, for rare strong
         bids, swaps of one card with the pool that never move the strength away from
         the bids, then swaps that keep it there (to spread the hands reached)."""
-        part = pool[:size]
-        for _ in range(MODEL_TRIES):
-            if self._gap(seat, _mask(part)) == 0:
-                return part
-            part = rng.sample(pool, size)
-        hand = set(part)
-        rest = [c for c in pool if c not in hand]
-        gap = self._gap(seat, _mask(hand))
+        part, rest, ok = draw_matching(pool, size, lambda cards: not self._gap(seat, _mask(cards)),
+                                       rng, MODEL_TRIES)
+        if ok:
+            return part
+        gap = self._gap(seat, _mask(part))
         steps = 0
         while gap and steps < REPAIR_STEPS:
             steps += 1
