@@ -384,4 +384,4 @@ def test_worlds_give_the_bidders_hands_that_make_their_bids():
             .value == "garde"
         strong.append(H.hand_strength(w["hands"][0]))
     assert ev.misfits == 0 and min(strong) >= 56
-    assert any("others' bids" in n for n in ev.notes)
+    assert any("others' calls" in n for n in ev.notes)

@@ -175,6 +175,14 @@ def draw_matching(pool: list[int], size: int, fits: Callable[[list[int]], bool],
     return part, [c for c in pool if c not in taken], ok
 
 
+def calls_note(misfits: int, effort: str) -> str:
+    """The notes' line on worlds conditioned on the others' calls."""
+    return ("others' calls: every world gives each seat that called a hand the heuristic "
+            "bidder would have called with"
+            + (f" ({misfits} world draws could not match, {effort} per seat)"
+               if misfits else ""))
+
+
 def public_view(state: Any, seat: int) -> tuple[dict[str, Any], list]:
     """What ``seat`` saw when it called (its observation without its hand, and its
     legal calls): with a world's hand added, the heuristic bidder's input."""

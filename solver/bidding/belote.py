@@ -23,7 +23,7 @@ from ..games.belote_common import belote_suits
 from ..heuristics.belote import choose_take
 from ..notation import Deal
 from ..options import resolve
-from . import Context, Outcome, draw_matching, public_view
+from . import Context, Outcome, calls_note, draw_matching, public_view
 
 NOTES = ["a pass is scored by letting the heuristic bidder finish the auction; "
          "announces are not counted; DD mode sees every hand (optimistic)"]
@@ -111,10 +111,7 @@ class BeloteEvaluator:
     def notes(self) -> list[str]:
         out = list(NOTES)
         if self._calls:
-            out.append("others' calls: every world gives each seat that called a hand "
-                       "the heuristic bidder would have called with"
-                       + (f" ({self.misfits} world draws could not match, "
-                          f"{MODEL_TRIES} tries per seat)" if self.misfits else ""))
+            out.append(calls_note(self.misfits, f"{MODEL_TRIES} draws"))
         return out
 
     def outcomes(self, deal: Deal, mode: str) -> dict[str, Outcome]:

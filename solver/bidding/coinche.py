@@ -22,7 +22,7 @@ from ..games import coinche as co
 from ..games.belote_common import STRAIN_NAMES, belote_suits
 from ..heuristics.belote import choose_call
 from ..options import resolve
-from . import Context, Outcome, draw_matching, public_view
+from . import Context, Outcome, calls_note, draw_matching, public_view
 
 CAPOT_PTS = 252
 MODEL_TRIES = 200  # draws per seat and world to match the calls it made
@@ -141,10 +141,7 @@ class CoincheEvaluator:
     def notes(self) -> list[str]:
         out = list(self.base_notes)
         if self._calls:
-            out.append("others' calls: every world gives each seat that called a hand "
-                       "the heuristic bidder would have called with"
-                       + (f" ({self.misfits} world draws could not match, "
-                          f"{MODEL_TRIES} tries per seat)" if self.misfits else ""))
+            out.append(calls_note(self.misfits, f"{MODEL_TRIES} draws"))
         return out
 
     def _points(self, hands: list[int], strain: int, taker: int, mode: str,

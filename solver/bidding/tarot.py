@@ -50,7 +50,7 @@ from ..errors import AtoutError, OptionError
 from ..games import tarot as T
 from ..games.base import GameState, Move
 from ..heuristics import tarot as H
-from . import Context, Outcome, draw_matching, public_view
+from . import Context, Outcome, calls_note, draw_matching, public_view
 
 DEFAULT_ENDING = {3: 7, 4: 5, 5: 4}  # cards per hand at which DD takes over
 DEFAULT_NODE_BUDGET = 500_000
@@ -339,11 +339,8 @@ class TarotEvaluator:
                 f"{self.ecart_worlds} resampled worlds)"),
                "the others pass after our bid; pass with no contract standing scores 0"]
         if self._heard:
-            out.append("others' bids: every world gives each seat that bid a hand the "
-                       "heuristic bidder would have bid the same with"
-                       + (f" ({self.misfits} world draws could not match, "
-                          f"{MODEL_TRIES} draws and {REPAIR_STEPS} swaps per seat)"
-                          if self.misfits else ""))
+            out.append(calls_note(self.misfits,
+                                  f"{MODEL_TRIES} draws and {REPAIR_STEPS} swaps"))
         if s["solves"]:
             out.append(f"{s['fallbacks']} of {s['solves']} endings exceeded the node budget "
                        f"({self.node_budget}) and were finished by the heuristic player")
