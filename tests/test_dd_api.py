@@ -123,6 +123,6 @@ def test_tarot_deadline_stop_reason():
     st = tarot_rules.new_state({"players": 4}, seed=2)
     st = tarot_rules.TarotState.for_play(list(st.hands), taker=0, contract="garde",
                                          aside=st.dog)
-    timed = ddt.solve(st, deadline=0.0)
+    timed = ddt.solve(st, deadline=1e-6)
     assert not timed.complete and timed.value is None and timed.stopped == "deadline"
     assert timed.lower < timed.upper
