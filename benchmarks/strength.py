@@ -6,10 +6,12 @@ pimc(W) with simulated bidding vs pimc(W) with heuristic bidding (``--bidding``)
 
 Usage: python benchmarks/strength.py [--deals N] [--worlds W] [--jobs J]
                                      [--games coinche tarot4 ...] [--pairs ...] [--no-append]
-                                     [--checkpoint-dir DIR]
+                                     [--checkpoint-dir DIR [--report-only]]
 
 With --checkpoint-dir the 1,000-deal pimc(100) tables can be built over several runs:
 each match's finished deals are kept there and skipped when the command runs again.
+``--report-only`` plays nothing: it tables the deals the checkpoints hold so far (the
+``deals`` column says how many), e.g. to record a long match's progress.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import Path
 
 from _report import report
 
-from solver.match import MatchConfig, run_match
+from solver.match import MatchConfig, load_checkpoint, run_match, summarize
 
 GAMES = {
     "coinche": ("coinche", {}), "belote": ("belote", {}),
@@ -54,7 +56,11 @@ def main() -> None:
     ap.add_argument("--checkpoint-dir", default=None,
                     help="keep each match's finished deals in DIR and skip them when run "
                          "again (long matches over several sessions)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="with --checkpoint-dir: table the finished deals, play none")
     args = ap.parse_args()
+    if args.report_only and not args.checkpoint_dir:
+        ap.error("--report-only needs --checkpoint-dir")
     if args.checkpoint_dir:
         Path(args.checkpoint_dir).mkdir(parents=True, exist_ok=True)
     pairs = pairings(args.worlds, args.bid_samples)
@@ -69,19 +75,28 @@ def main() -> None:
             if args.checkpoint_dir:
                 tag = f"{label}-{name}-w{args.worlds}-b{args.bid_samples}-s{args.seed}"
                 ck = str(Path(args.checkpoint_dir) / f"{tag}.jsonl")
-            s = run_match(MatchConfig(game, a, b, args.deals, args.seed, options),
-                          jobs=args.jobs, checkpoint=ck)
+            cfg = MatchConfig(game, a, b, args.deals, args.seed, options)
+            if args.report_only:
+                if ck is None or not Path(ck).exists():
+                    continue
+                done = load_checkpoint(cfg, ck)
+                if not done:
+                    continue
+                s = summarize(cfg, [done[i] for i in sorted(done)])
+            else:
+                s = run_match(cfg, jobs=args.jobs, checkpoint=ck)
             row = {"game": label, "A": a, "B": b, "deals": s["deals"],
                    "A-B per deal": s["mean_diff"], "ci95_lo": s["ci95"][0],
                    "ci95_hi": s["ci95"][1],
                    "A wins (CI > 0)": s["ci95"][0] > 0,
                    "A taker made": s["contracts"]["a"]["made_rate"],
                    "B taker made": s["contracts"]["b"]["made_rate"],
-                   "seconds": time.perf_counter() - t}
+                   "seconds": None if args.report_only else time.perf_counter() - t}
             rows.append(row)
             print(row, flush=True)
-    report(f"Strength (duplicate matches, {args.deals} deals per pairing)", {"matches": rows},
-           append=not args.no_append)
+    what = "finished deals so far of" if args.report_only else ""
+    report(f"Strength (duplicate matches, {what} {args.deals} deals per pairing)".replace(
+        "  ", " "), {"matches": rows}, append=not args.no_append)
 
 
 if __name__ == "__main__":
