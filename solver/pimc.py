@@ -200,10 +200,10 @@ class PimcAgent(_CardAgent):
         direct = getattr(dd.module_for(state.game), "world_card_solver", None)
         if direct is not None:
             solve_hands = direct(state, self.budget(state), self.table_bits(state))
-            sign = seat_sign(state, seat)  # the sides are public
+            own_sign = seat_sign(state, seat)  # the sides are public
 
             def solve(holdings):
-                return sign, solve_hands(holdings[:len(state.hands)])
+                return own_sign, solve_hands(holdings[:len(state.hands)])
         else:
             _, make_world = constraints.game_functions(state.game)
 
