@@ -144,3 +144,20 @@ def test_worlds_solved_from_their_hands_equal_the_world_states(game):
                 stop -= 1
             st.play(agent.choose(st, st.to_act))
     assert checked >= 60
+
+
+def test_world_card_solver_keeps_the_hand_of_the_seat_to_act():
+    from solver.dd import belote as ddb
+    from solver.errors import DealError
+
+    st = _first_lead("coinche", {}, seed=2)
+    solve = ddb.world_card_solver(st)
+    hands = list(st.hands)
+    me = st.to_act
+    other = (me + 1) % 4
+    a = hands[me] & -hands[me]            # swap one card of ours with another seat's
+    b = hands[other] & -hands[other]
+    hands[me], hands[other] = hands[me] ^ a ^ b, hands[other] ^ b ^ a
+    with pytest.raises(DealError, match="hand of the seat to act"):
+        solve(hands)
+    assert set(solve(list(st.hands))) == {m for m in st.legal_moves() if m.kind == "card"}
