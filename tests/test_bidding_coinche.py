@@ -156,3 +156,25 @@ def test_worlds_give_the_callers_hands_that_make_their_calls():
     assert hearts > at_random + 5
     e = evaluate(c, samples=3, seed=1, evaluator=ev)
     assert any("others' calls" in n for n in e.notes)
+
+
+def test_draw_matching_rejection_then_repair():
+    # solver.bidding.draw_matching: a hand matching a gap function; rare ones are reached
+    # by swaps that never increase the gap, and a pool with nothing to swap is returned
+    import random
+
+    from solver.bidding import draw_matching
+
+    pool = list(range(32))
+    random.Random(1).shuffle(pool)
+
+    def gap(cards):  # "a hand of the 8 highest cards" is too rare for rejection
+        return max(0, sum(24 + k for k in range(8)) - sum(cards))
+
+    part, rest, ok = draw_matching(pool, 8, gap, random.Random(2), tries=50)
+    assert not ok and len(part) == 8 and sorted(part + rest) == list(range(32))
+    part, rest, ok = draw_matching(pool, 8, gap, random.Random(2), tries=50, repair=5000,
+                                   mix=10)
+    assert ok and sorted(part) == list(range(24, 32)) and sorted(part + rest) == list(range(32))
+    part, rest, ok = draw_matching(pool[:8], 8, gap, random.Random(2), tries=5, repair=100)
+    assert rest == [] and len(part) == 8

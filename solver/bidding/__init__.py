@@ -157,22 +157,49 @@ def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
                       time.monotonic() - start, notes)
 
 
-def draw_matching(pool: list[int], size: int, fits: Callable[[list[int]], bool],
-                  rng: random.Random, tries: int) -> tuple[list[int], list[int], bool]:
-    """``size`` cards of ``pool`` (shuffled) for which ``fits`` holds, by rejection:
-    the first cards of the pool, then up to ``tries`` uniform draws, so a match is
-    uniform among the matching hands. Returns the cards, the rest of the pool (order
-    kept) and whether they match (if not: the last draw). Worlds use it to give a seat
-    that has called a hand with which the heuristic bidder makes the same calls."""
+def draw_matching(pool: list[int], size: int, gap: Callable[[list[int]], Any],
+                  rng: random.Random, tries: int, repair: int = 0,
+                  mix: int = 0) -> tuple[list[int], list[int], bool]:
+    """``size`` cards of ``pool`` (shuffled) whose ``gap`` is 0 (falsy): the hand with
+    which a seat that has called makes the same calls as the heuristic bidder.
+
+    Rejection first (the first cards of the pool, then up to ``tries`` uniform draws:
+    a match is uniform among matching hands). For calls too rare for that (a strong
+    bid), ``repair`` swaps of one card with the rest of the pool that never increase
+    the gap (``gap`` returns something ordered: 0 when it matches), then ``mix`` swaps
+    that keep it at 0 to spread the hands reached. Returns the cards, the rest of the
+    pool and whether they match (if not: the closest hand found)."""
     part = pool[:size]
-    ok = fits(part)
+    ok = not gap(part)
     for _ in range(tries if not ok else 0):
         part = rng.sample(pool, size)
-        if fits(part):
+        if not gap(part):
             ok = True
             break
     taken = set(part)
-    return part, [c for c in pool if c not in taken], ok
+    rest = [c for c in pool if c not in taken]
+    if ok or not repair or not rest:
+        return part, rest, ok
+    part = list(part)
+    g = gap(part)
+    for _ in range(repair):
+        if not g:
+            break
+        i, j = rng.randrange(size), rng.randrange(len(rest))
+        part[i], rest[j] = rest[j], part[i]
+        g2 = gap(part)
+        if g2 <= g:
+            g = g2
+        else:
+            part[i], rest[j] = rest[j], part[i]
+    if g:
+        return part, rest, False
+    for _ in range(mix):
+        i, j = rng.randrange(size), rng.randrange(len(rest))
+        part[i], rest[j] = rest[j], part[i]
+        if gap(part):
+            part[i], rest[j] = rest[j], part[i]
+    return part, rest, True
 
 
 def calls_note(misfits: int, effort: str) -> str:

@@ -96,7 +96,8 @@ class BeloteEvaluator:
         hands: list[list[int] | None] = [None] * 4
         hands[self.ctx.seat] = list(self.hand)
         for seat in sorted(self._calls):
-            part, pool, ok = draw_matching(pool, 5, lambda cards, s=seat: self._fits(s, cards),
+            part, pool, ok = draw_matching(pool, 5,
+                                           lambda cards, s=seat: not self._fits(s, cards),
                                            rng, MODEL_TRIES)
             self.misfits += not ok
             hands[seat] = part

@@ -20,12 +20,28 @@ from ..dd import belote as ddb
 from ..errors import AtoutError
 from ..games import coinche as co
 from ..games.belote_common import STRAIN_NAMES, belote_suits
-from ..heuristics.belote import choose_call
+from ..heuristics.belote import choose_call, strain_strength
 from ..options import resolve
 from . import Context, Outcome, calls_note, draw_matching, public_view
 
 CAPOT_PTS = 252
-MODEL_TRIES = 200  # draws per seat and world to match the calls it made
+# Worlds that follow the auction (solver.bidding.draw_matching): draws per seat to
+# match its calls by rejection, then card swaps towards them (a jump bid of 120 is too
+# rare for rejection alone), then swaps that keep them.
+MODEL_TRIES = 200
+REPAIR_STEPS = 400
+MIX_STEPS = 20
+
+
+def _strength_band(value: int) -> tuple[int, int]:
+    """The ``strain_strength`` counts whose ``bid_level`` is ``value`` (80..160: three
+    counts a step; 160 from 44; capot from 56)."""
+    if value >= co.CAPOT:
+        return 56, 10**6
+    if value >= 160:
+        return 44, 55
+    lo = 20 + 3 * ((value - 80) // 10)
+    return lo, lo + 2
 
 
 def _mask(cards) -> int:
@@ -108,26 +124,42 @@ class CoincheEvaluator:
         del st
         return out
 
-    def _fits(self, seat: int, cards: list[int]) -> bool:
-        """Would the heuristic bidder at ``seat``, holding ``cards``, have made the
-        calls ``seat`` made (COINCHE-BID-2..5: a bid, a pass, a coinche say something
-        about the hand)?"""
+    def _gap(self, seat: int, cards: list[int]) -> int:
+        """How far ``cards`` are from a hand with which the heuristic bidder at
+        ``seat`` makes the calls ``seat`` made (COINCHE-BID-2..5: a bid, a pass, a
+        coinche say something about the hand): 0 when it makes them all, else 1000 per
+        call missed plus, as a guide for the repair swaps, how far the count of a
+        missed bid's strain is from the band that bids its level (``bid_level``)."""
         hand = _mask(cards)
-        return all(choose_call(obs | {"hand": hand}, legal) == move
-                   for obs, legal, move in self._calls[seat])
+        missed = dist = 0
+        for obs, legal, move in self._calls[seat]:
+            chosen = choose_call(obs | {"hand": hand}, legal)
+            if chosen == move:
+                continue
+            missed += 1
+            counts = [strain_strength(hand, st) for st in self.strains]
+            if move.kind == "bid":
+                value, strain = move.value
+                x = strain_strength(hand, strain)
+                lo, hi = _strength_band(value)
+                dist += max(0, lo - x) + max(0, x - hi)
+                dist += max(0, max(counts) - x)  # the bid strain must be the best
+            elif chosen.kind == "bid":  # a pass or a double: too strong a hand
+                dist += max(0, max(counts) - 19)
+        return 1000 * missed + dist
 
     def sample(self, rng: random.Random) -> list[int]:
         """One world: the 24 unseen cards dealt uniformly, except that each other seat
         that has called gets a hand with which the heuristic bidder makes the same
-        calls (drawn seat by seat, up to ``MODEL_TRIES`` draws each; a seat that no
-        draw fits keeps the last one, counted in the notes)."""
+        calls (drawn seat by seat by ``draw_matching``; a seat that no draw fits keeps
+        the closest hand found, counted in the notes)."""
         pool = [c for c in range(32) if not self.hand >> c & 1]
         rng.shuffle(pool)
         hands = [0, 0, 0, 0]
         hands[self.ctx.seat] = self.hand
         for seat in sorted(self._calls):
-            part, pool, ok = draw_matching(pool, 8, lambda cards, s=seat: self._fits(s, cards),
-                                           rng, MODEL_TRIES)
+            part, pool, ok = draw_matching(pool, 8, lambda cards, s=seat: self._gap(s, cards),
+                                           rng, MODEL_TRIES, REPAIR_STEPS, MIX_STEPS)
             self.misfits += not ok
             hands[seat] = _mask(part)
         k = 0
@@ -141,7 +173,8 @@ class CoincheEvaluator:
     def notes(self) -> list[str]:
         out = list(self.base_notes)
         if self._calls:
-            out.append(calls_note(self.misfits, f"{MODEL_TRIES} draws"))
+            out.append(calls_note(self.misfits,
+                                  f"{MODEL_TRIES} draws and {REPAIR_STEPS} swaps"))
         return out
 
     def _points(self, hands: list[int], strain: int, taker: int, mode: str,

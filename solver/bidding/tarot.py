@@ -199,7 +199,7 @@ def made_of(counts: dict[str, int]) -> bool:
 # Worlds that follow the auction: draws per seat to match its bids by rejection (a
 # garde needs a hand of the top 5% of strengths, a garde sans 0.2%, fewer still when
 # our own hand holds the bouts), then card swaps towards a matching strength, then
-# swaps that keep it (see TarotEvaluator._draw). Hand strengths stay below 200.
+# swaps that keep it (solver.bidding.draw_matching). Hand strengths stay below 200.
 MODEL_TRIES = 300
 REPAIR_STEPS = 3000
 MIX_STEPS = 60
@@ -372,50 +372,22 @@ class TarotEvaluator:
         ok = self._strengths(seat)
         return 0 if x in ok else min((abs(x - y) for y in ok), default=0)
 
-    def _draw(self, seat: int, pool: list[int], size: int, rng: random.Random) -> list[int]:
-        """``size`` cards of ``pool`` with which ``seat`` bids as it did: rejection
-        (uniform among such hands) for ``MODEL_TRIES`` draws, then, for rare strong
-        bids, swaps of one card with the pool that never move the strength away from
-        the bids, then swaps that keep it there (to spread the hands reached)."""
-        part, rest, ok = draw_matching(pool, size, lambda cards: not self._gap(seat, _mask(cards)),
-                                       rng, MODEL_TRIES)
-        if ok:
-            return part
-        gap = self._gap(seat, _mask(part))
-        steps = 0
-        while gap and steps < REPAIR_STEPS:
-            steps += 1
-            i, j = rng.randrange(size), rng.randrange(len(rest))
-            part[i], rest[j] = rest[j], part[i]
-            g = self._gap(seat, _mask(part))
-            if g <= gap:
-                gap = g
-            else:
-                part[i], rest[j] = rest[j], part[i]
-        if gap:
-            self.misfits += 1
-            return part
-        for _ in range(MIX_STEPS):
-            i, j = rng.randrange(size), rng.randrange(len(rest))
-            part[i], rest[j] = rest[j], part[i]
-            if self._gap(seat, _mask(part)):
-                part[i], rest[j] = rest[j], part[i]
-        return part
-
     def sample(self, rng: random.Random) -> dict[str, Any]:
         """A world: every hand (ours fixed) and the dog, uniformly among the rest,
         except that a seat that has bid gets a hand the heuristic bidder bids the same
-        with (seat by seat, ``_draw``; misfits counted in the notes)."""
+        with (seat by seat, ``draw_matching``: rejection, then for rare strong bids card
+        swaps towards a strength that makes them; misfits counted in the notes)."""
         pool = [c for c in range(78) if not self.hand >> c & 1]
         rng.shuffle(pool)
         size = T.HAND_SIZE[self.n]
         hands = [0] * self.n
         hands[self.ctx.seat] = self.hand
         for seat in sorted(self._heard):
-            part = self._draw(seat, pool, size, rng)
+            part, pool, ok = draw_matching(pool, size,
+                                           lambda cards, s=seat: self._gap(s, _mask(cards)),
+                                           rng, MODEL_TRIES, REPAIR_STEPS, MIX_STEPS)
+            self.misfits += not ok
             hands[seat] = _mask(part)
-            taken = set(part)
-            pool = [c for c in pool if c not in taken]
         k = 0
         for seat in range(self.n):
             if not hands[seat]:
