@@ -1098,6 +1098,13 @@ cdef class TarotCore:
         """True if searches from here stop at a horizon before the end of the deal."""
         return self.hz_trick < self.p.total_tricks
 
+    def table_key(self):
+        """The transposition-table key of this trick-boundary position (diagnostics
+        and tests: positions of the same key must be the same game)."""
+        if self.p.ntrick != 0:
+            raise ValueError("positions are keyed at trick boundaries")
+        return self.tt_key()
+
     def at_horizon(self):
         """True at a trick boundary the horizon search scores statically."""
         return (not is_over(&self.p) and self.p.ntrick == 0
@@ -1191,7 +1198,11 @@ cdef class TarotCore:
         l0 = p.live[0]
         l1 = p.live[1]
         h = ZLEAD[p.leader] ^ ZMISC[flags]
-        h = mix64(h ^ (l0 & BOUTS0) ^ ((l1 & (KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)) << 8))
+        # bouts and honours mixed in one after the other: shifted into one word, the
+        # King and Queen of the first suit fell on the bits of EX and T21, so positions
+        # trading one for the other shared a key (wrong values, found by a bid analysis)
+        h = mix64(h ^ (l0 & BOUTS0))
+        h = mix64(h ^ (l1 & (KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)))
         h = mix64(h ^ (<uint64_t>popcount64(l1 & SUIT0))
                   ^ (<uint64_t>popcount64(l1 & (SUIT0 << 14)) << 8)
                   ^ (<uint64_t>popcount64(l1 & (SUIT0 << 28)) << 16)

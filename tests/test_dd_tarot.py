@@ -255,3 +255,53 @@ def test_first_guess_does_not_change_values():
         for g in (expect, expect - 1, expect + 1, expect - 97, expect + 250):
             core = face.from_state(st, tt_bits=10)
             assert core.value(guess=g) == (expect, True)
+
+
+def test_table_keeps_bouts_and_honours_apart():
+    # Regression: the table key once XORed the live honours, shifted by 8 bits, onto
+    # the live bouts, so KS / QS fell on EX / T21: these two 2-card endgames (the same
+    # holders in power order; EX + 7S live in one, T6 + KS in the other) shared a key
+    from solver.tarot_core import TarotCore
+
+    def core(hands):
+        masks = [TAROT_DECK.mask(TAROT_DECK.parse_cards(h)) for h in hands]
+        return TarotCore(4, masks, 0, (), 16, 18, [1, 0, 0, 0], att_pts=90, att_tricks=8,
+                         def_tricks=8, tt_bits=8)
+
+    a = core(["EX 7S", "T5 8S", "T2 9S", "T3 10S"])
+    b = core(["T6 8S", "T5 9S", "T2 10S", "T3 KS"])
+    assert a.table_key() != b.table_key()
+    assert a.value() != b.value()
+    c = core(["T6 7S", "T5 8S", "T2 9S", "T3 10S"])  # same game up to relative ranks
+    d = core(["T7 7S", "T5 8S", "T2 9S", "T3 10S"])
+    assert c.table_key() == d.table_key() and c.value() == d.value()
+
+
+def test_table_key_regression_position():
+    # The position a bid analysis failed on ("no card keeps the double-dummy value"):
+    # with EX and KS live the old key let a subtree take a stored bound of another
+    # position; the value with the table must be the plain search's (-94 at the root,
+    # -94 after five more cards) and the optimal line must follow it to the end
+    from solver.bidding.tarot import _dd_line
+
+    hands = ["T1 T15 T17 T18 NS 1H 2H 6H KH 4D 5D 6D 8D 9D 10D 1C 6C QC",
+             "T2 T5 T6 T12 T13 T14 T16 T20 EX 2S QS JH QH 7D KD 4C NC KC",
+             "T3 T4 T19 T21 3S 4S 5S 7S 8S 10S 4H 5H 7H 8H 10H 5C 9C 10C",
+             "T7 T8 T9 T10 T11 1S 6S 9S KS 3H 9H 1D 2D JD ND 3C 7C 8C"]
+    st = rules.TarotState.for_play([TAROT_DECK.mask(TAROT_DECK.parse_cards(h)) for h in hands],
+                                   taker=2, contract="garde", dealer=0,
+                                   aside=TAROT_DECK.mask(TAROT_DECK.parse_cards(
+                                       "JS NH 3D QD 2C JC")), options={"players": 4})
+    moves = ("KD T3 1D 4D 5C 3C 1C NC KC 9C 7C QC 2S 3S 1S NS KH JH 4H 9H 5D 7D T4 2D 10C 8C "
+             "6C 4C 5H 3H 1H QH QS 4S 6S T1 6D T2 T19 JD 7H T7 2H T12 T5 T21 T8 T15 8H T9 6H "
+             "T13").split()
+    for tok in moves:
+        st.play(rules.CARD_MOVES[TAROT_DECK.card(tok)])
+    assert _dd_line(st.copy(), 500_000, 16) is not None
+    for tok in [None, "T6", "5S", "T10", "T17", "T18"]:
+        if tok:
+            st.play(rules.CARD_MOVES[TAROT_DECK.card(tok)])
+        with_table = face.from_state(st, tt_bits=16, poignee=0)
+        plain = face.from_state(st, tt_bits=16, poignee=0)
+        plain.set_features(tt=False, bounds=False, merge=False, order=True)
+        assert with_table.value() == plain.value() == (-94, True), tok
