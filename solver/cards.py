@@ -26,6 +26,11 @@ from .errors import NotationError
 TRUMP = "T"  # pseudo-suit of trumps (Tarot, Tarocchini)
 
 
+def bit_list(mask: int) -> list[int]:
+    """Card indices of a card-set mask (any deck), lowest first."""
+    return _bitboard.bit_list(mask)
+
+
 class Deck:
     """One pack: its card tokens, and parsing/formatting of cards and card sets."""
 
@@ -74,7 +79,7 @@ class Deck:
     @staticmethod
     def cards(mask: int) -> list[int]:
         """Card indices of a mask, lowest index first."""
-        return _bitboard.bit_list(mask)
+        return bit_list(mask)
 
     @staticmethod
     def count(mask: int) -> int:

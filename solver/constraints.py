@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from .cards import bit_list
 from .errors import AtoutError
 from .sampling import DealSampler
 
@@ -31,13 +32,6 @@ class Hidden:
 
     def sampler(self) -> DealSampler:
         return DealSampler(self.allowed, self.capacities)
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 # --- French Tarot ---------------------------------------------------------------------
@@ -62,17 +56,17 @@ def tarot_hidden(obs: dict) -> Hidden:
     dog_size = {3: 6, 4: 6, 5: 3}[n]
     size = [per_hand - played_by[s] for s in range(n)] + [dog_size]
 
-    fixed: dict[int, int] = {c: me for c in _bits(obs["hand"])}
+    fixed: dict[int, int] = {c: me for c in bit_list(obs["hand"])}
     if obs["ecart"] is not None:  # the taker knows his écart
-        fixed.update({c: aside for c in _bits(obs["ecart"])})
-    fixed.update({c: aside for c in _bits(obs["ecart_shown"])})
+        fixed.update({c: aside for c in bit_list(obs["ecart"])})
+    fixed.update({c: aside for c in bit_list(obs["ecart_shown"])})
     for s, _level, shown in obs["poignees"]:
-        fixed.update({c: s for c in _bits(shown & ~played)})
+        fixed.update({c: s for c in bit_list(shown & ~played)})
     if obs["showing"]:
         s, _level, shown = obs["showing"]
-        fixed.update({c: s for c in _bits(shown & ~played)})
+        fixed.update({c: s for c in bit_list(shown & ~played)})
     for s, _kind, hand in obs["miseres"]:
-        fixed.update({c: s for c in _bits(hand & ~played)})
+        fixed.update({c: s for c in bit_list(hand & ~played)})
 
     everyone = (1 << (n + 1)) - 1
     forbid = [0] * (n + 1)  # cards each holder cannot have
@@ -112,7 +106,7 @@ def tarot_hidden(obs: dict) -> Hidden:
             forbid[aside] |= T.TRUMP_MASK
     dog_cards = obs["dog"] or 0
     allowed: dict[int, int] = {}
-    for c in _bits(T.FULL_DECK & ~played):
+    for c in bit_list(T.FULL_DECK & ~played):
         if c in fixed:
             continue
         mask = everyone & ~(1 << me)

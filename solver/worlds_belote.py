@@ -30,6 +30,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from .cards import bit_list
 from .constraints import Hidden
 from .errors import AtoutError
 from .games.base import Move
@@ -54,13 +55,6 @@ from .sampling import DealSampler
 
 FULL = (1 << 32) - 1
 MAX_REDRAWS = 5_000  # rejection budget for heard-but-unseen sequence announces
-
-
-def _bits(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
 
 
 def _mask(cards) -> int:
@@ -250,7 +244,7 @@ def hidden(obs: dict) -> BeloteHidden:
     base = hand.bit_count() + (1 if any(s == me for s, _ in current) else 0)
     size = [base - (1 if any(s == x for s, _ in current) else 0) for x in range(4)]
 
-    fixed: dict[int, int] = {c: me for c in _bits(hand)}
+    fixed: dict[int, int] = {c: me for c in bit_list(hand)}
     for s, cards in obs["shown"].items():  # BELOTE-ANN-5: shown from trick 2
         for c in DECK.parse_cards(cards):
             if not all_played >> c & 1:
@@ -329,7 +323,7 @@ def hidden(obs: dict) -> BeloteHidden:
                     forbid[s] |= kq & ~played[s]
 
     allowed: dict[int, int] = {}
-    for c in _bits(FULL & ~all_played):
+    for c in bit_list(FULL & ~all_played):
         if c in fixed:
             continue
         mask = 0
@@ -429,18 +423,18 @@ def _world_deal(state, seat: int, start: list[int]) -> Deal:
     """A deal giving each seat its world start hand (Coinche: 8 cards; Belote: 5 dealt
     cards, the turned card and the stock in dealing order, BELOTE-DEAL-1/2)."""
     if state.game == "coinche":
-        return Deal([sorted(_bits(m)) for m in start])
+        return Deal([sorted(bit_list(m)) for m in start])
     turned, dealer = state.turned, state.dealer
     first = []
     for s in range(4):
         if s == seat:
             first.append(list(state.deal.hands[s]))
         else:
-            first.append(sorted(_bits(start[s] & ~(1 << turned)))[:5])
+            first.append(sorted(bit_list(start[s] & ~(1 << turned)))[:5])
     stock = []
     for i in range(1, 5):
         s = (dealer + i) % 4
-        stock.extend(sorted(_bits(start[s] & ~_mask(first[s]) & ~(1 << turned))))
+        stock.extend(sorted(bit_list(start[s] & ~_mask(first[s]) & ~(1 << turned))))
     return Deal(first, {"turned": [turned], "stock": stock})
 
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .cards import bit_list
 from .constraints import Hidden
 from .errors import AtoutError
 from .games.base import Move
@@ -54,15 +55,6 @@ from .notation import Deal
 
 FULL_DECK = (1 << 62) - 1
 PHASES = ("declare", "play")
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _all_tricks(obs: dict[str, Any]) -> list[list[tuple[int, int]]]:
@@ -109,7 +101,7 @@ def _max_declaration_limits(obs: dict[str, Any], seat: int, held: int, unknown: 
     declared = [tuple(x) for x in obs["declared"][seat]]
     points = unit_points(declared, multi)
     out = 0
-    for c in _bits(unknown):
+    for c in bit_list(unknown):
         if best_combinations(held | 1 << c, multi, maxc)[0] > points:
             out |= 1 << c
     return out
@@ -139,12 +131,12 @@ def hidden(obs: dict[str, Any]) -> Hidden:
         if discarder is None:
             raise AtoutError("tarocchini worlds: Terziglio without a declarer")
 
-    fixed: dict[int, int] = {c: me for c in _bits(obs["hand"])}
+    fixed: dict[int, int] = {c: me for c in bit_list(obs["hand"])}
     if obs["discard"] is not None and not solo:
-        fixed.update({c: aside for c in _bits(obs["discard"])})  # the discarder's own
+        fixed.update({c: aside for c in bit_list(obs["discard"])})  # the discarder's own
     for s in range(n):
         for _family, mask in obs["declared"][s]:  # TAROC-DECL-1: shown cards
-            for c in _bits(mask & ~played):
+            for c in bit_list(mask & ~played):
                 if fixed.get(c, s) != s:
                     raise AtoutError("observation is inconsistent: a declared card is "
                                      "located elsewhere")
@@ -165,7 +157,7 @@ def hidden(obs: dict[str, Any]) -> Hidden:
 
     everyone = (1 << (n + 1)) - 1
     allowed: dict[int, int] = {}
-    for c in _bits(unknown):
+    for c in bit_list(unknown):
         mask = everyone
         for h in range(n + 1):
             if forbid[h] >> c & 1:
@@ -184,7 +176,7 @@ def hidden(obs: dict[str, Any]) -> Hidden:
 
 
 def _first_cards(mask: int, k: int) -> list[int]:
-    return _bits(mask)[:k]
+    return bit_list(mask)[:k]
 
 
 def world(state: TarocchiniState, seat: int, holdings: list[list[int]]) -> TarocchiniState:
@@ -214,7 +206,7 @@ def world(state: TarocchiniState, seat: int, holdings: list[list[int]]) -> Taroc
         # the discard moves of the history are hidden too: replay the world's discard
         true = [m.value for m in state.history if m.kind == "discard"]
         mine = state.dealer if state.variant == "ottocento" else state.declarer
-        cards = true if seat == mine else _bits(masks[n])
+        cards = true if seat == mine else bit_list(masks[n])
         if len(cards) == len(true):
             it = iter(cards)
             w.history = [Move("discard", next(it)) if m.kind == "discard" else m
@@ -234,7 +226,7 @@ def world(state: TarocchiniState, seat: int, holdings: list[list[int]]) -> Taroc
         else:
             talon = sum(1 << c for c in _first_cards(before, 2))
         start[dealer] = before & ~talon
-        extras: dict[str, list[int]] = {"talon": _bits(talon)}
+        extras: dict[str, list[int]] = {"talon": bit_list(talon)}
         packets: list[list[int]] = []
         taken = [0] * n
         names = [k for k in ("_first_five", "_second_five") if k in state.deal.extras]
@@ -254,7 +246,7 @@ def world(state: TarocchiniState, seat: int, holdings: list[list[int]]) -> Taroc
     else:
         stock_size = 62 - n * (start[0].bit_count())
         if solo:
-            extras = {"stock": _bits(masks[n])}
+            extras = {"stock": bit_list(masks[n])}
         else:
             decl = state.declarer
             before = start[decl] | masks[n]  # his hand with the stock, before discarding
@@ -263,6 +255,6 @@ def world(state: TarocchiniState, seat: int, holdings: list[list[int]]) -> Taroc
             else:
                 stock = sum(1 << c for c in _first_cards(before, stock_size))
             start[decl] = before & ~stock
-            extras = {"stock": _bits(stock)}
-    w.deal = Deal([_bits(m) for m in start], extras)
+            extras = {"stock": bit_list(stock)}
+    w.deal = Deal([bit_list(m) for m in start], extras)
     return w

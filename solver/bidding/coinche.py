@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..cards import bit_list
 from ..dd import belote as ddb
 from ..errors import AtoutError
 from ..games import coinche as co
@@ -86,7 +87,7 @@ class CoincheEvaluator:
         rng = random.Random(0)
         world = self.sample(rng)
         st = co.new_state(options=self.ctx.options, dealer=self.ctx.dealer,
-                          deal=co.Deal([sorted(_bits(h)) for h in world], {}))
+                          deal=co.Deal([sorted(bit_list(h)) for h in world], {}))
         for i, tok in enumerate(self.ctx.auction, 1):
             seat = st.to_act
             before = public_view(st, seat) if seat != self.ctx.seat and st.phase == "bid" \
@@ -305,10 +306,6 @@ class CoincheEvaluator:
                 n4, m4 = self._score(e, value, strain, taker % 2, 4, hands)
                 out["surcoinche"] = Outcome(n4, m4)
         return out
-
-
-def _bits(mask: int) -> list[int]:
-    return [c for c in range(32) if mask >> c & 1]
 
 
 def _standing_from_tokens(auction: list[str], dealer: int) -> dict[str, Any] | None:

@@ -46,6 +46,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cards import bit_list
 from ..dd import tarocchini as ddt
 from ..errors import AtoutError
 from ..games import tarocchini as T
@@ -66,15 +67,6 @@ ENDGAME_CARDS = 6  # cards per hand from which the play is solved exactly (dd mo
 NODE_BUDGET = 3_000_000  # per endgame search; an unfinished search falls back to play
 MAX_DISCARDS = 6  # candidate discard sets compared
 MODEL_TRIES = 300  # draws per seat and world to match its bids and votes
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _mask(cards) -> int:
@@ -304,7 +296,7 @@ class TarocchiniEvaluator:
             return {b: [Move("bid", b)] for b in self._legal_bids()}
         if sc.phase == "discard":  # the cards still to discard
             k = (2 if self.otto else self.stock_size) - len(sc.own_discards)
-            return {"discard " + _fmt(m): [Move("discard", c) for c in _bits(m)]
+            return {"discard " + _fmt(m): [Move("discard", c) for c in bit_list(m)]
                     for m in discard_candidates(self.hand, k, self.opts)}
         return declaration_candidates(self.hand, self.opts, sc.my_decl)
 
@@ -378,13 +370,13 @@ class TarocchiniEvaluator:
         known = 0
         for m in fixed:
             known |= m
-        pool = _bits(((1 << 62) - 1) & ~known)
+        pool = bit_list(((1 << 62) - 1) & ~known)
         rng.shuffle(pool)
         # cards listed first in a hand: the seat's own packets in the monte phase, the
         # packets / dealt hand that explain another seat's calls
         prefix: dict[int, list[int]] = {}
         if sc.phase == "monte":
-            prefix[seat] = _bits(self.hand)
+            prefix[seat] = bit_list(self.hand)
         for s, calls in self._calls.items():
             size = each if not self.otto else 5 * (max(r for _, _, r in calls) + 1)
             part = pool[:size]
@@ -429,13 +421,13 @@ class TarocchiniEvaluator:
         hands, extras = [], {}
         for s in range(n):
             first = prefix.get(s, [])
-            hands.append(first + [c for c in _bits(holdings[s]) if c not in set(first)])
+            hands.append(first + [c for c in bit_list(holdings[s]) if c not in set(first)])
         if self.otto:
             # the dealer's 2 last cards: two not in his first packets (OTTO-DEAL-1)
             extras["talon"] = hands[dealer][-2:]
             hands[dealer] = hands[dealer][:-2]
         elif extra >= 0:
-            extras["stock"] = _bits(holdings[extra])
+            extras["stock"] = bit_list(holdings[extra])
         else:
             d = sc.declarer
             extras["stock"] = hands[d][-self.stock_size:]
@@ -589,7 +581,7 @@ def discard_candidates(hand: int, k: int, opts: dict[str, Any]) -> list[int]:
     def greedy(key, keep_melds: bool = True) -> int:
         h, chosen = hand, 0
         for _ in range(k):
-            cands = _bits(h & ~T.FIVE_POINT_MASK)
+            cands = bit_list(h & ~T.FIVE_POINT_MASK)
             base = _meld_points(h, opts) if keep_melds else 0
             c = min(cands, key=lambda c: (
                 base - _meld_points(h & ~(1 << c), opts) if keep_melds else 0, key(h, c), c))
@@ -599,7 +591,7 @@ def discard_candidates(hand: int, k: int, opts: dict[str, Any]) -> list[int]:
 
     h, chosen = hand, 0
     for _ in range(k):  # the heuristic player's discard
-        legal = [Move("discard", c) for c in _bits(h & ~T.FIVE_POINT_MASK)]
+        legal = [Move("discard", c) for c in bit_list(h & ~T.FIVE_POINT_MASK)]
         c = H.choose_discard(obs | {"hand": h}, legal).value
         h &= ~(1 << c)
         chosen |= 1 << c
@@ -705,7 +697,7 @@ def decide(state: T.TarocchiniState, seat: int, budget: int = 12,
         cands = declaration_candidates(obs["hand"], state.options, list(state.declared[seat]))
         moves = list(cands.get("declare max", next(iter(cands.values()))))
     else:
-        ctx = Context(T.NAME, _bits(obs["hand"]), seat, state.dealer, dict(state.options),
+        ctx = Context(T.NAME, bit_list(obs["hand"]), seat, state.dealer, dict(state.options),
                       _auction_of(state, seat))
         try:
             ev = TarocchiniEvaluator(ctx)

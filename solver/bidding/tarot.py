@@ -45,6 +45,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
+from ..cards import bit_list
 from ..core import tarot as face
 from ..errors import AtoutError, OptionError
 from ..games import tarot as T
@@ -62,10 +63,6 @@ def _mask(cards) -> int:
     return sum(1 << c for c in cards)
 
 
-def _bits(mask: int) -> list[int]:
-    return T._cards(mask)
-
-
 # --- écarts --------------------------------------------------------------------------
 def legal_discards(hand: int, left: int) -> int:
     """Cards the taker may discard next when ``left`` cards remain to discard
@@ -80,7 +77,7 @@ def heuristic_ecart(enlarged: int, dog_size: int) -> int:
     """The heuristic player's écart (``choose_discard`` card by card)."""
     hand, out = enlarged, 0
     for i in range(dog_size):
-        legal = [Move("discard", c) for c in _bits(legal_discards(hand, dog_size - i))]
+        legal = [Move("discard", c) for c in bit_list(legal_discards(hand, dog_size - i))]
         c = H.choose_discard({"hand": hand}, legal).value
         hand &= ~(1 << c)
         out |= 1 << c
@@ -91,7 +88,7 @@ def _fill(hand: int, chosen: int, dog_size: int, bank: bool = True) -> int:
     """Complete an écart with low cards: those worth most to bank (``bank``) or the
     cheapest (keeping the honours in hand), shortest suits first; then the lowest
     trumps T2..T20 if the low cards run out (TAROT-DOG-2)."""
-    low = [c for c in _bits(hand & LOW_MASK & ~chosen)]
+    low = [c for c in bit_list(hand & LOW_MASK & ~chosen)]
 
     def key(c: int):
         length = (hand & T.SUIT_MASKS[T.card_suit(c)]).bit_count()
@@ -102,7 +99,7 @@ def _fill(hand: int, chosen: int, dog_size: int, bank: bool = True) -> int:
         if chosen.bit_count() >= dog_size:
             break
         chosen |= 1 << c
-    for c in _bits(hand & T.MIDDLE_TRUMPS):
+    for c in bit_list(hand & T.MIDDLE_TRUMPS):
         if chosen.bit_count() >= dog_size:
             break
         chosen |= 1 << c
@@ -166,7 +163,7 @@ def _dd_line(st: T.TarotState, node_budget: int, tt_bits: int) -> dict[str, int]
         return None
     while not core.is_over():
         attack = core.side_of_to_act()
-        for card in _bits(core.legal_mask()):
+        for card in bit_list(core.legal_mask()):
             core.play(card)
             ok = core.probe(value if attack else value + 1, node_budget=node_budget)
             if ok is None:
@@ -258,10 +255,10 @@ class TarotEvaluator:
         """Validate the auction on a state holding our hand; the standing (seat,
         contract) or None."""
         world = self.sample(random.Random(0))
-        hands = [sorted(_bits(h)) for h in world["hands"]]
+        hands = [sorted(bit_list(h)) for h in world["hands"]]
         st = T.new_state(options=self.opts | {"petit_sec_redeal": False},
                          dealer=self.ctx.dealer,
-                         deal=T.Deal(hands, {"dog": sorted(_bits(world["dog"]))}))
+                         deal=T.Deal(hands, {"dog": sorted(bit_list(world["dog"]))}))
         for i, tok in enumerate(self.ctx.auction, 1):
             if st.phase != "bid":
                 raise AtoutError(f"auction call {i} ({tok}): the auction is already over")
@@ -599,7 +596,7 @@ def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0) -> Move 
         only = None
         if phase == "call":  # TAROT-CALL-1: evaluated as at our bid, contract fixed
             auction, only = auction[:_turn_of(obs)], obs["contract"]
-        ctx = Context("tarot", _bits(obs["hand"]), seat, obs["dealer"], opts, auction)
+        ctx = Context("tarot", bit_list(obs["hand"]), seat, obs["dealer"], opts, auction)
         try:
             ev = TarotEvaluator(ctx, chelem=False, only_contract=only)
         except AtoutError:

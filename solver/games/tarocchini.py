@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..cards import TAROCCHINI_DECK
+from ..cards import TAROCCHINI_DECK, bit_list
 from ..errors import DealError, IllegalMoveError, NotationError, OptionError
 from ..notation import Deal, Record
 from ..options import Option, resolve
@@ -354,10 +354,6 @@ def _mask(cards) -> int:
     return m
 
 
-def _cards(mask: int) -> list[int]:
-    return [c for c in range(62) if mask >> c & 1]
-
-
 # --- the state ------------------------------------------------------------------------
 class TarocchiniState(GameState):
     """One deal of Ottocento or Terziglio.
@@ -566,18 +562,18 @@ class TarocchiniState(GameState):
         if p == "discard":
             seat = self.to_act
             # OTTO-DEAL-2, TERZ-BID-2: never a five-point card
-            return [Move("discard", c) for c in _cards(self.hands[seat] & ~FIVE_POINT_MASK)]
+            return [Move("discard", c) for c in bit_list(self.hands[seat] & ~FIVE_POINT_MASK)]
         return []
 
     def _card_moves(self) -> list[Move]:
         seat = self._turn
         hand = self.hands[seat]
         legal = legal_cards(hand, self.trick)
-        moves = [Move("card", c) for c in _cards(legal)]
+        moves = [Move("card", c) for c in bit_list(legal)]
         mode = self.options["signals"]
         if mode == "none" or (self.variant == "terziglio" and seat == self.declarer):
             return moves  # TERZ-PLAY-1: only the two opponents signal to each other
-        for c in _cards(legal):
+        for c in bit_list(legal):
             for sig in self._signals_for(seat, hand, c):
                 moves.append(Move("signal", (c, sig)))
         return moves

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..cards import TAROT_DECK
+from ..cards import TAROT_DECK, bit_list
 from ..errors import AtoutError, DealError, IllegalMoveError, NotationError, OptionError
 from ..notation import Deal, Record
 from ..options import Option, resolve
@@ -91,15 +91,6 @@ def pile_points2(mask: int) -> int:
         total += POINTS2[low.bit_length() - 1]
         mask ^= low
     return total
-
-
-def _cards(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 # --- play rules as pure functions ----------------------------------------------------
@@ -509,13 +500,13 @@ class TarotState(GameState):
         if ph == "play":
             seat = (self.leader + len(self.trick)) % self.players
             hand = self.hands[seat]
-            moves = [CARD_MOVES[c] for c in _cards(legal_cards(hand, self.trick,
+            moves = [CARD_MOVES[c] for c in bit_list(legal_cards(hand, self.trick,
                                                                 self.lead_forbidden()))]
             if self.trick_no() == 0 and not self.from_position:
                 moves = self._announcements(seat) + moves
             return moves
         if ph == "show":
-            return [SHOW_MOVES[c] for c in _cards(self._showable())]
+            return [SHOW_MOVES[c] for c in bit_list(self._showable())]
         if ph == "bid":
             best = max((CONTRACTS.index(b) for _, b in self.auction if b != "pass"),
                        default=-1)
@@ -526,7 +517,7 @@ class TarotState(GameState):
             rank = self._call_rank()
             return [CALL_MOVES[22 + 14 * s + rank] for s in range(4)]
         if ph == "ecart":
-            return [DISCARD_MOVES[c] for c in _cards(self._discardable())]
+            return [DISCARD_MOVES[c] for c in bit_list(self._discardable())]
         if ph == "chelem":
             return list(CHELEM_MOVES)
         return []
@@ -808,7 +799,7 @@ class TarotState(GameState):
     def to_record(self) -> Record:
         if self.from_position:
             raise AtoutError("a position built with TarotState.for_play has no deal record")
-        hands = [_cards(h) for h in self.initial_hands]
+        hands = [bit_list(h) for h in self.initial_hands]
         record = Record(NAME, non_default_options(self.options), self.dealer,
                         Deal(hands, {"dog": list(self.dog_order)}),
                         [self.move_token(m) for m in self.history])

@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..cards import bit_list
 from ..games import tarocchini as T
 from ..games.base import Move
 from ..games.tarocchini_melds import (
@@ -43,15 +44,6 @@ from ..games.tarocchini_melds import (
 TRUMPS = T.SUIT_MASK_OF[T.TRUMP]
 GRANDI = (1 << ANG) | (1 << MON) | (1 << SOL) | (1 << LUN)
 FULL = (1 << 62) - 1
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _melds(hand: int, obs: dict[str, Any]) -> tuple[int, tuple]:
@@ -131,7 +123,7 @@ def choose_bid(obs: dict[str, Any], legal: list[Move]) -> Move:
 def choose_monte(obs: dict[str, Any], legal: list[Move]) -> Move:
     """OTTO-DEAL-4: vote monte only with no trump, no contatore and no King or Queen."""
     hand = obs["hand"]
-    honours = sum(1 for c in _bits(hand) if c < 40 and c % 10 in (KING, QUEEN))
+    honours = sum(1 for c in bit_list(hand) if c < 40 and c % 10 in (KING, QUEEN))
     hopeless = not hand & (TRUMPS | T.MAT_BIT) and honours == 0
     return next(m for m in legal if m.value == hopeless)
 
@@ -220,7 +212,7 @@ def _is_master(card: int, unseen: int) -> bool:
     if card == MAT:
         return False
     suit = T.SUIT_OF[card]
-    for x in _bits(unseen & T.SUIT_MASK_OF[suit]):
+    for x in bit_list(unseen & T.SUIT_MASK_OF[suit]):
         if T.POWER[x] > T.POWER[card] or (card in MOORS and x in MOORS):
             return False
     return True

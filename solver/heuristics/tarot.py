@@ -18,15 +18,6 @@ from ..games.base import Move
 HONOURS = {T.RANK_K: 9, T.RANK_Q: 7, T.RANK_N: 5, T.RANK_J: 3}
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
 def hand_strength(hand: int) -> int:
     """Seed 002 'hand evaluation' points (4-player scale)."""
     trumps = hand & T.TRUMP_MASK
