@@ -218,6 +218,33 @@ def public_view(state: Any, seat: int) -> tuple[dict[str, Any], list]:
     return obs, state.legal_moves()
 
 
+Heard = dict[int, list[tuple[dict[str, Any], list, Any]]]
+
+
+def replay_auction(state: Any, auction: list[str], seat: int, heard: Heard | None = None,
+                   rule: str = "") -> Any:
+    """Play the auction tokens on ``state`` (a deal holding ``seat``'s hand) and check
+    that it is then ``seat``'s call. With ``heard``, every other seat's call is recorded
+    there with what that seat saw (``public_view``): worlds then give those seats hands
+    with which the heuristic bidder makes the same calls. One clear error names the
+    first token that is not a legal call."""
+    for i, tok in enumerate(auction, 1):
+        if state.phase != "bid":
+            raise AtoutError(f"auction call {i} ({tok}): the auction is already over")
+        caller = state.to_act
+        before = public_view(state, caller) if heard is not None and caller != seat else None
+        try:
+            state.play(tok)
+        except AtoutError as e:
+            raise AtoutError(f"auction call {i} ({tok}): {e}") from None
+        if before is not None:
+            obs, legal = before
+            heard.setdefault(caller, []).append((obs, legal, state.history[-1]))
+    if state.phase != "bid" or state.to_act != seat:
+        raise AtoutError(f"after this auction it is not seat {seat}'s call{rule}")
+    return state
+
+
 # DD worlds are optimistic for the side that plays them (it sees every card): choosing
 # the best expected score overbids (measured: Coinche contracts made 31% of the time,
 # Belote 69%, against 91% / 80% for the heuristic bidder). Simulated bidding therefore

@@ -23,7 +23,7 @@ from ..games.belote_common import belote_suits
 from ..heuristics.belote import choose_take
 from ..notation import Deal
 from ..options import resolve
-from . import Context, Outcome, calls_note, draw_matching, public_view
+from . import Context, Outcome, calls_note, draw_matching, replay_auction
 
 NOTES = ["a pass is scored by letting the heuristic bidder finish the auction; "
          "announces are not counted; DD mode sees every hand (optimistic)"]
@@ -61,20 +61,8 @@ class BeloteEvaluator:
 
     def _state(self, deal: Deal, record: bool = False):
         st = be.BeloteState(deal, self.ctx.options, self.ctx.dealer)
-        for i, tok in enumerate(self.ctx.auction, 1):
-            seat = st.to_act
-            before = public_view(st, seat) \
-                if record and seat != self.ctx.seat and st.phase == "bid" else None
-            try:
-                st.play(tok)
-            except AtoutError as e:
-                raise AtoutError(f"auction call {i} ({tok}): {e}") from None
-            if before is not None:
-                obs, legal = before
-                self._calls.setdefault(seat, []).append((obs, legal, st.history[-1]))
-        if st.phase != "bid" or st.to_act != self.ctx.seat:
-            raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call")
-        return st
+        return replay_auction(st, self.ctx.auction, self.ctx.seat,
+                              self._calls if record else None)
 
     def candidates(self) -> list[str]:
         return list(self.calls)

@@ -23,7 +23,7 @@ from ..games import coinche as co
 from ..games.belote_common import STRAIN_NAMES, belote_suits
 from ..heuristics.belote import choose_call, strain_strength
 from ..options import resolve
-from . import Context, Outcome, calls_note, draw_matching, public_view
+from . import Context, Outcome, calls_note, draw_matching, replay_auction
 
 CAPOT_PTS = 252
 # Worlds that follow the auction (solver.bidding.draw_matching): draws per seat to
@@ -88,19 +88,7 @@ class CoincheEvaluator:
         world = self.sample(rng)
         st = co.new_state(options=self.ctx.options, dealer=self.ctx.dealer,
                           deal=co.Deal([sorted(bit_list(h)) for h in world], {}))
-        for i, tok in enumerate(self.ctx.auction, 1):
-            seat = st.to_act
-            before = public_view(st, seat) if seat != self.ctx.seat and st.phase == "bid" \
-                else None
-            try:
-                st.play(tok)
-            except AtoutError as e:
-                raise AtoutError(f"auction call {i} ({tok}): {e}") from None
-            if before is not None:
-                obs, legal = before
-                self._calls.setdefault(seat, []).append((obs, legal, st.history[-1]))
-        if st.phase != "bid" or st.to_act != self.ctx.seat:
-            raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call")
+        replay_auction(st, self.ctx.auction, self.ctx.seat, self._calls)
         self.legal_calls = {st.move_token(m) for m in st.legal_moves()}
         best = getattr(st, "best_bid", None)
         if best is None:

@@ -51,7 +51,7 @@ from ..errors import AtoutError, OptionError
 from ..games import tarot as T
 from ..games.base import GameState, Move
 from ..heuristics import tarot as H
-from . import Context, Outcome, calls_note, draw_matching, public_view
+from . import Context, Outcome, calls_note, draw_matching, replay_auction
 
 DEFAULT_ENDING = {3: 7, 4: 5, 5: 4}  # cards per hand at which DD takes over
 DEFAULT_NODE_BUDGET = 500_000
@@ -259,21 +259,8 @@ class TarotEvaluator:
         st = T.new_state(options=self.opts | {"petit_sec_redeal": False},
                          dealer=self.ctx.dealer,
                          deal=T.Deal(hands, {"dog": sorted(bit_list(world["dog"]))}))
-        for i, tok in enumerate(self.ctx.auction, 1):
-            if st.phase != "bid":
-                raise AtoutError(f"auction call {i} ({tok}): the auction is already over")
-            seat = st.to_act
-            before = public_view(st, seat) if seat != self.ctx.seat else None
-            try:
-                st.play(tok)
-            except AtoutError as e:
-                raise AtoutError(f"auction call {i} ({tok}): {e}") from None
-            if before is not None:  # what that seat saw, its hand left to the worlds
-                obs, legal = before
-                self._heard.setdefault(seat, []).append((obs, legal, st.history[-1]))
-        if st.phase != "bid" or st.to_act != self.ctx.seat:
-            raise AtoutError(f"after this auction it is not seat {self.ctx.seat}'s call "
-                             f"(dealer {self.ctx.dealer}, TAROT-BID-1)")
+        replay_auction(st, self.ctx.auction, self.ctx.seat, self._heard,
+                       f" (dealer {self.ctx.dealer}, TAROT-BID-1)")
         self.legal_bids = [m.value for m in st.legal_moves()]
         bids = [(T.CONTRACTS.index(b), s) for s, b in st.auction if b != "pass"]
         if not bids:
