@@ -178,3 +178,17 @@ def test_draw_matching_rejection_then_repair():
     assert ok and sorted(part) == list(range(24, 32)) and sorted(part + rest) == list(range(32))
     part, rest, ok = draw_matching(pool[:8], 8, gap, random.Random(2), tries=5, repair=100)
     assert rest == [] and len(part) == 8
+
+
+@pytest.mark.parametrize("auction,seat,dealer,message", [
+    (["bid:90:H", "pass", "pass", "pass"], 0, 3, "not seat 0.s call"),  # auction over
+    (["bid:90:H", "bid:80:S"], 2, 3, "auction call 2 \\(bid:80:S\\)"),   # COINCHE-BID-3
+    (["pass"], 0, 3, "not seat 0's call"),
+    (["pass", "pass", "pass", "pass", "pass"], 0, 3, "auction call 5 \\(pass\\): the auction is already over"),
+])
+def test_bad_auctions_name_the_call(auction, seat, dealer, message):
+    """The auction is replayed call by call (solver.bidding.replay_auction): the first
+    illegal token is named, and the seat must be the one to call next."""
+    with pytest.raises(AtoutError, match=message):
+        evaluate(ctx("JS 9S AS TD KC 7H 8C QD", seat=seat, dealer=dealer,
+                     auction=auction), samples=1)
