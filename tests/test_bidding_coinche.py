@@ -192,3 +192,23 @@ def test_bad_auctions_name_the_call(auction, seat, dealer, message):
     with pytest.raises(AtoutError, match=message):
         evaluate(ctx("JS 9S AS TD KC 7H 8C QD", seat=seat, dealer=dealer,
                      auction=auction), samples=1)
+
+
+def test_pass_after_three_passes_annuls_the_deal():
+    # seat 1 (dealer) speaks fourth after three passes: its pass ends the auction with no
+    # contract, the deal is annulled and scores 0 in every world (COINCHE-BID-4)
+    e = evaluate(ctx("7S 8S 7H 8H 7D 8D 7C 9C", seat=1, dealer=1,
+                     auction=["pass", "pass", "pass"]), samples=8, seed=4)
+    row = {r.option: r for r in e.rows}["pass"]
+    assert row.scores == [0.0] * 8 and row.p_make is None
+
+
+def test_pass_lets_the_others_bid_and_play():
+    # the first to speak passes with a worthless hand: in the worlds the heuristic
+    # bidders finish the auction, so some worlds have a contract (a nonzero score,
+    # mostly the opponents' made contracts: negative for us) instead of a flat 0
+    e = evaluate(ctx("7S 8S 7H 8H 7D 8D 7C 9C", seat=0, dealer=3), samples=12, seed=5)
+    row = {r.option: r for r in e.rows}["pass"]
+    played = [s for s in row.scores if s != 0]
+    assert len(played) >= 6 and sum(played) < 0
+    assert any("heuristic bidder finish the auction" in n for n in e.notes)

@@ -6,9 +6,10 @@ per strain with the seat as taker and the eldest hand leading; every level of th
 strain is then scored from the same card points with Coinche's own ``score_deal``
 (COINCHE-MADE-1..3, COINCHE-SCORE-1..7). Scores are the seat's team's points minus
 the opponents' (net), so bids, a pass over the standing contract and doubles compare
-on one scale. Simplifications, stated in the output: announces are not counted; a bid
-is assumed not to be coinched; a pass with no contract standing scores 0 (the deal
-may still be bid by others).
+on one scale. A pass is scored by letting the heuristic bidder finish the auction in
+each world (every seat, ours included), then playing the final contract (0 when all
+pass). Simplifications, stated in the output: announces are not counted; a bid is
+assumed to end the auction, not coinched.
 """
 
 from __future__ import annotations
@@ -51,8 +52,8 @@ def _mask(cards) -> int:
 
 class CoincheEvaluator:
     base_notes = ["DD mode assumes every hand is visible (optimistic for the side to play "
-             "well); announces not counted; bids assumed not coinched; pass with no "
-             "standing contract scores 0"]
+                  "well); announces not counted; bids assumed final and not coinched; "
+                  "a pass is scored by letting the heuristic bidder finish the auction"]
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -277,16 +278,12 @@ class CoincheEvaluator:
             value = {"capot": co.CAPOT, "generale": co.GENERALE}.get(level) or int(level)
             net, made = self._score(ours[strain], value, strain, self.side, 1, hands)
             out[name] = Outcome(net, made)
+        out["pass"] = self._after_pass(hands, mode, ours)
         st = self.standing
-        if st is None:
-            out["pass"] = Outcome(0.0, None)
-        else:
-            value, strain, taker, mult = st["value"], st["strain"], st["taker"], st["mult"]
+        if st is not None:
+            value, strain, taker = st["value"], st["strain"], st["taker"]
             e = ours[strain] if taker == self.ctx.seat else \
                 self._points(hands, strain, taker, mode)
-            net, made = self._score(e, value, strain, taker % 2, mult, hands)
-            ours_contract = taker % 2 == self.side
-            out["pass"] = Outcome(net, made if ours_contract else not made)
             if "coinche" in self.candidates():
                 n2, m2 = self._score(e, value, strain, taker % 2, 2, hands)
                 out["coinche"] = Outcome(n2, not m2)
@@ -294,6 +291,34 @@ class CoincheEvaluator:
                 n4, m4 = self._score(e, value, strain, taker % 2, 4, hands)
                 out["surcoinche"] = Outcome(n4, m4)
         return out
+
+
+    def _after_pass(self, hands: list[int], mode: str,
+                    ours: dict[int, dict[str, Any]]) -> Outcome:
+        """A pass, scored by letting the heuristic bidder finish the auction in this
+        world at every seat (ours included: the worlds already give the others hands
+        that fit their calls), then playing the final contract; all four passing
+        annuls the deal (COINCHE-BID-4: 0). ``made``: the outcome is good for us (our
+        contract made or theirs failed)."""
+        st = co.new_state(options=self.ctx.options, dealer=self.ctx.dealer,
+                          deal=co.Deal([sorted(bit_list(h)) for h in hands], {}))
+        replay_auction(st, self.ctx.auction, self.ctx.seat)
+        st.play(st.parse_move("pass"))
+        while st.phase == "bid":
+            seat = st.to_act
+            st.play(choose_call(st.observation(seat), st.legal_moves()))
+        if st.contract is None:
+            return Outcome(0.0, None)
+        value, strain, taker = st.contract
+        # our side's points in a strain do not depend on which of us is the taker
+        # (same leader); only a générale is the taker's own
+        if taker % 2 == self.side and strain in ours and \
+                (taker == self.ctx.seat or value != co.GENERALE):
+            e = ours[strain]
+        else:
+            e = self._points(hands, strain, taker, mode)
+        net, made = self._score(e, value, strain, taker % 2, st.multiplier, hands)
+        return Outcome(net, made if taker % 2 == self.side else not made)
 
 
 def _standing_from_tokens(auction: list[str], dealer: int) -> dict[str, Any] | None:
