@@ -233,26 +233,14 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
 def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned, params,
              samples, seed, mode, threads, show_all, as_json, plot):
     """Evaluate a hand: P(make), expected score and quantiles of every candidate bid."""
-    from .bidding import Context, format_evaluation, histogram, make_evaluator
+    from .bidding import context_from, format_evaluation, histogram, make_evaluator
     from .bidding import evaluate as run_evaluation
-    from .cards import DECKS
-    from .notation import NotationError
 
-    opts = game_options(players, variant, option)
-    deck = DECKS[game]
-    cards = deck.parse_cards(hand)
-    if dealer is None:
-        n = num_players_of(game, opts)
-        dealer = (seat - 1 - len(auction.split())) % n  # SEAT is the next to speak
     extra = {}
     for text in params:
         extra.update(parse_options(text))
-    if turned is not None:
-        try:
-            extra["turned"] = deck.card(turned)
-        except NotationError as e:
-            raise AtoutError(f"--turned: {e}") from None
-    ctx = Context(game, cards, seat, dealer, opts, auction.split(), extra)
+    ctx = context_from(game, hand, seat, dealer, game_options(players, variant, option),
+                       auction.split(), turned, extra)
     evaluator = make_evaluator(ctx)  # validates hand, seat and auction first
     with click.progressbar(length=samples, label="worlds", file=sys.stderr) as bar:
         result = run_evaluation(ctx, samples=samples, seed=seed, mode=mode,
@@ -287,12 +275,47 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
         click.echo(f"plot written to {plot}")
 
 
-def num_players_of(game: str, opts: dict) -> int:
-    if game == "tarot":
-        return int(opts.get("players", 4))
-    if game == "tarocchini" and opts.get("game") == "terziglio":
-        return 3
-    return 4
+@cli.command()
+@click.argument("source", type=click.File("r"))
+@click.option("--agent", "spec", default="pimc:worlds=100", show_default=True,
+              help="Agent spec: random, heuristic, pimc:worlds=N[,bidding=sim...], oracle.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="Time budget of a PIMC card decision.")
+@click.option("--at", "at", type=click.IntRange(0), default=None,
+              help="Decide after this many of the record's moves (default: all).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def move(source, spec, seed, seconds, at, as_json):
+    """The move an agent makes for the seat to act after a record's moves.
+
+    SOURCE is a file (or - for standard input) holding a record (text or JSON). Honest
+    agents use only what the seat to act knows; the same seed gives the same move.
+    """
+    from .protocol import handle_line
+
+    text = source.read().strip()
+    if not text:
+        raise AtoutError("empty input: expected a record")
+    req = {"cmd": "move", "record": text, "agent": spec, "seed": seed,
+           "seconds": seconds, "at": at}
+    reply = handle_line(json.dumps(req))
+    if not reply["ok"]:
+        raise AtoutError(reply["error"])
+    del reply["ok"]
+    if as_json:
+        click.echo(json.dumps(reply))
+    else:
+        click.echo(f"seat {reply['seat']} ({reply['phase']}): {reply['move']}")
+
+
+@cli.command()
+def serve():
+    """Answer JSON requests, one per line on standard input, one reply per line on
+    standard output (move, legal, solve, evaluate, version, quit): the backend of a
+    game application. See solver/protocol.py for the requests."""
+    from .protocol import serve as run
+
+    run(sys.stdin, sys.stdout)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -63,6 +63,42 @@ class Context:
     pimc_worlds: int = 8  # worlds per decision in a PIMC play-out
 
 
+
+def players_of(game: str, options: dict[str, Any]) -> int:
+    """Number of seats of ``game`` under ``options``."""
+    if game == "tarot":
+        return int(options.get("players", 4))
+    if game == "tarocchini" and options.get("game") == "terziglio":
+        return 3
+    return 4
+
+
+def context_from(game: str, hand: str, seat: int = 0, dealer: int | None = None,
+                 options: dict[str, Any] | None = None, auction: list[str] | None = None,
+                 turned: str | None = None, params: dict[str, Any] | None = None
+                 ) -> Context:
+    """A ``Context`` from text (the CLI's and the line protocol's): the hand in card
+    notation, the turned card (Belote), evaluator parameters. Without ``dealer`` the
+    seat is the next to speak after ``auction``."""
+    from ..cards import DECKS
+    from ..errors import NotationError
+
+    if game not in DECKS:
+        raise AtoutError(f"unknown game {game!r} (known: {', '.join(sorted(DECKS))})")
+    deck = DECKS[game]
+    options = dict(options or {})
+    auction = list(auction or [])
+    cards = deck.parse_cards(hand)
+    if dealer is None:
+        dealer = (seat - 1 - len(auction)) % players_of(game, options)
+    extra = dict(params or {})
+    if turned is not None:
+        try:
+            extra["turned"] = deck.card(turned)
+        except NotationError as e:
+            raise AtoutError(f"turned card: {e}") from None
+    return Context(game, cards, seat, dealer, options, auction, extra)
+
 @dataclass
 class Row:
     option: str

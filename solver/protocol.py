@@ -1,0 +1,209 @@
+"""A line protocol for game applications (``atout serve``): one JSON object per line
+in, one JSON object per line out, in the same order.
+
+Requests (every field but ``cmd`` optional unless marked; ``id``, any JSON value, is
+echoed in the reply):
+
+``{"cmd": "move", "record": REC, "agent": "pimc:worlds=100", "seed": 0, "seconds": 2.0}``
+    The move of the seat to act after the record's moves (``at``: after that many
+    moves): a card, bid, discard, call, announce or declaration. Reply
+    ``{"ok": true, "move": TOKEN, "seat": S, "phase": P, "agent": SPEC, "time": T}``
+    (``stats``: the PIMC worlds used). ``seconds`` bounds a PIMC card decision (the
+    worlds solved when it runs out are used); ``seat``, if given, must be the seat
+    to act. Honest agents read only what that seat knows (``state.observation``):
+    the other hands in the record do not change their choice; ``oracle`` sees all.
+``{"cmd": "legal", "record": REC}``
+    ``{"ok": true, "seat": S, "phase": P, "legal": [TOKEN, ...], "over": false}``.
+``{"cmd": "solve", "record": REC, "node_budget": N, "deadline": 10.0}``
+    Double-dummy value of every legal card at the position (``atout solve``).
+``{"cmd": "evaluate", "game": G, "hand": "...", "seat": 0, "dealer": 3,
+"auction": [...], "turned": "7S", "options": {...}, "samples": 200, "mode": "dd"}``
+    Bid analysis (``atout evaluate``): the evaluation as JSON.
+``{"cmd": "version"}``, ``{"cmd": "quit"}`` (the server stops after replying).
+
+``REC`` is a record in the notation of docs/NOTATION.md, as text or as its JSON
+object. A request that cannot be served gets ``{"ok": false, "error": MESSAGE}`` and
+the server goes on with the next line; the same seed gives the same reply.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, TextIO
+
+from . import __version__
+from .errors import AtoutError, OptionError
+
+COMMANDS = ("move", "legal", "solve", "evaluate", "version", "quit")
+DEFAULT_AGENT = "pimc:worlds=100"
+
+
+class Stop(Exception):
+    """Raised by ``quit`` after its reply."""
+
+
+def _field(req: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any,
+           required: bool = False) -> Any:
+    if name not in req or req[name] is None:
+        if required:
+            raise AtoutError(f"request needs the field {name!r}")
+        return default
+    value = req[name]
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if isinstance(value, bool) and bool not in kinds:
+        raise AtoutError(f"field {name!r} must be {kinds[0].__name__}, got {value!r}")
+    if not isinstance(value, kinds):
+        raise AtoutError(f"field {name!r} must be {kinds[0].__name__}, got {value!r}")
+    return value
+
+
+def _state(req: dict[str, Any]):
+    from .games import state_from_record
+    from .notation import Record, parse_record
+
+    rec = _field(req, "record", (str, dict), None, required=True)
+    record = parse_record(json.dumps(rec) if isinstance(rec, dict) else rec)
+    at = _field(req, "at", int, None)
+    if at is not None:
+        if not 0 <= at <= len(record.moves):
+            raise AtoutError(f"at={at}: the record has {len(record.moves)} moves")
+        record = Record(record.game, record.options, record.dealer, record.deal,
+                        record.moves[:at])
+    return state_from_record(record)
+
+
+def _move(req: dict[str, Any]) -> dict[str, Any]:
+    from .agents import make_agent, parse_spec
+
+    state = _state(req)
+    if state.is_over():
+        raise AtoutError("the deal is over: no move to make")
+    seat = state.to_act
+    asked = _field(req, "seat", int, seat)
+    if asked != seat:
+        raise AtoutError(f"it is seat {seat}'s turn, not seat {asked}'s")
+    spec = _field(req, "agent", str, DEFAULT_AGENT)
+    seed = _field(req, "seed", int, 0)
+    seconds = _field(req, "seconds", (int, float), None)
+    name, _ = parse_spec(spec)  # validates the agent's name
+    if seconds is not None:
+        if seconds <= 0:
+            raise AtoutError(f"seconds must be positive, got {seconds!r}")
+        if name == "pimc":
+            spec = f"{spec}{',' if ':' in spec else ':'}seconds={float(seconds)}"
+    agent = make_agent(spec, seed=seed)
+    t = time.perf_counter()
+    move = agent.choose(state, seat)
+    out = {"move": state.move_token(move), "seat": seat,
+           "phase": getattr(state, "phase", "play"), "agent": spec,
+           "time": round(time.perf_counter() - t, 4)}
+    stats = getattr(agent, "last_stats", None)
+    if stats:
+        out["stats"] = {k: v for k, v in stats.items() if isinstance(v, (int, float, str))}
+    return out
+
+
+def _legal(req: dict[str, Any]) -> dict[str, Any]:
+    state = _state(req)
+    if state.is_over():
+        return {"over": True, "legal": [], "scores": list(state.scores())}
+    return {"over": False, "seat": state.to_act, "phase": getattr(state, "phase", "play"),
+            "legal": [state.move_token(m) for m in state.legal_moves()]}
+
+
+def _solve(req: dict[str, Any]) -> dict[str, Any]:
+    from .dd.report import analyse
+
+    state = _state(req)
+    budget = _field(req, "node_budget", int, None)
+    deadline = _field(req, "deadline", (int, float), 120.0)
+    if budget is not None and budget < 1:
+        raise AtoutError(f"node_budget must be positive, got {budget}")
+    if deadline <= 0:
+        raise AtoutError(f"deadline must be positive, got {deadline}")
+    horizon = _field(req, "horizon", (str, int), "auto")
+    return {"analysis": analyse(state, budget, float(deadline), line=True,
+                                horizon=horizon)}
+
+
+def _evaluate(req: dict[str, Any]) -> dict[str, Any]:
+    from .bidding import context_from
+    from .bidding import evaluate as run_evaluation
+
+    game = _field(req, "game", str, None, required=True)
+    auction = _field(req, "auction", (list, str), [])
+    if isinstance(auction, str):
+        auction = auction.split()
+    ctx = context_from(game, _field(req, "hand", str, None, required=True),
+                       seat=_field(req, "seat", int, 0),
+                       dealer=_field(req, "dealer", int, None),
+                       options=_field(req, "options", dict, {}),
+                       auction=[str(a) for a in auction],
+                       turned=_field(req, "turned", str, None),
+                       params=_field(req, "params", dict, {}))
+    samples = _field(req, "samples", int, 200)
+    if samples < 1:
+        raise AtoutError(f"samples must be positive, got {samples}")
+    mode = _field(req, "mode", str, "dd")
+    if mode not in ("dd", "pimc"):
+        raise AtoutError(f"mode must be dd or pimc, got {mode!r}")
+    result = run_evaluation(ctx, samples=samples, seed=_field(req, "seed", int, 0),
+                            mode=mode)
+    return {"evaluation": result.to_json()}
+
+
+def _version(req: dict[str, Any]) -> dict[str, Any]:
+    return {"version": __version__, "commands": list(COMMANDS)}
+
+
+HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "move": _move, "legal": _legal, "solve": _solve, "evaluate": _evaluate,
+    "version": _version,
+}
+
+
+def handle_line(line: str) -> dict[str, Any]:
+    """The reply to one request line. Raises ``Stop`` (carrying the reply) on quit."""
+    try:
+        req = json.loads(line)
+    except ValueError as e:
+        return {"ok": False, "error": f"not a JSON object: {e}"}
+    if not isinstance(req, dict):
+        return {"ok": False, "error": "not a JSON object: expected {...}"}
+    reply: dict[str, Any] = {"id": req["id"]} if "id" in req else {}
+    cmd = req.get("cmd")
+    if cmd == "quit":
+        raise Stop(reply | {"ok": True})
+    handler = HANDLERS.get(cmd) if isinstance(cmd, str) else None
+    if handler is None:
+        return reply | {"ok": False,
+                        "error": f"unknown cmd {cmd!r} (known: {', '.join(COMMANDS)})"}
+    try:
+        return reply | {"ok": True} | handler(req)
+    except (AtoutError, OptionError) as e:
+        return reply | {"ok": False, "error": str(e)}
+    except RecursionError:
+        return reply | {"ok": False, "error": "request too deeply nested"}
+    except Exception as e:  # a bug: report it, keep serving the other requests
+        return reply | {"ok": False, "error": f"internal error ({type(e).__name__}: {e})"}
+
+
+def serve(lines: Iterable[str], out: TextIO) -> int:
+    """Answer every request line (blank lines are skipped) until the input ends or a
+    ``quit``; returns the number of requests answered."""
+    n = 0
+    for line in lines:
+        if not line.strip():
+            continue
+        n += 1
+        try:
+            reply = handle_line(line)
+        except Stop as stop:
+            out.write(json.dumps(stop.args[0]) + "\n")
+            out.flush()
+            break
+        out.write(json.dumps(reply, default=str) + "\n")
+        out.flush()
+    return n
