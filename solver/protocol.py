@@ -170,6 +170,8 @@ def handle_line(line: str) -> dict[str, Any]:
         req = json.loads(line)
     except ValueError as e:
         return {"ok": False, "error": f"not a JSON object: {e}"}
+    except RecursionError:
+        return {"ok": False, "error": "not a JSON object: nested too deeply"}
     if not isinstance(req, dict):
         return {"ok": False, "error": "not a JSON object: expected {...}"}
     reply: dict[str, Any] = {"id": req["id"]} if "id" in req else {}

@@ -147,6 +147,17 @@ def test_solve_and_evaluate_requests():
     bad = ask(cmd="evaluate", game="coinche", hand="JH 9H", samples=4)
     assert not bad["ok"] and "8 different cards" in bad["error"]
     assert "unknown game" in ask(cmd="evaluate", game="bridge", hand="AS")["error"]
+    # inputs a game's evaluation does not take are refused, not ignored
+    assert ask(cmd="evaluate", game="coinche", hand="JS 9S AS TD KC 7H 8C QD",
+               turned="7S")["error"] == "coinche evaluation takes no input turned"
+    assert ask(cmd="evaluate", game="belote", hand="JS 9S AS TD KC", turned="7S",
+               params={"depth": 3})["error"] == \
+        "belote evaluation takes no input depth (it takes turned)"
+
+
+def test_deeply_nested_garbage_is_an_error_reply():
+    reply = handle_line('{"cmd": "move", "record": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    assert reply == {"ok": False, "error": "not a JSON object: nested too deeply"}
 
 
 def test_cli_move_and_serve():

@@ -64,6 +64,14 @@ class Context:
 
 
 
+def check_inputs(ctx: Context, allowed: tuple[str, ...] = ()) -> None:
+    """Refuse game-specific inputs (``ctx.extra``: the turned card, evaluator
+    parameters) that this game's evaluation does not take."""
+    unknown = sorted(set(ctx.extra) - set(allowed))
+    if unknown:
+        takes = f" (it takes {', '.join(allowed)})" if allowed else ""
+        raise OptionError(f"{ctx.game} evaluation takes no input {', '.join(unknown)}{takes}")
+
 def players_of(game: str, options: dict[str, Any]) -> int:
     """Number of seats of ``game`` under ``options``."""
     if game == "tarot":

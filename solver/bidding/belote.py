@@ -23,7 +23,7 @@ from ..games.belote_common import belote_suits
 from ..heuristics.belote import choose_take
 from ..notation import Deal
 from ..options import resolve
-from . import Context, Outcome, calls_note, draw_matching, replay_auction
+from . import Context, Outcome, calls_note, check_inputs, draw_matching, replay_auction
 
 NOTES = ["a pass is scored by letting the heuristic bidder finish the auction; "
          "announces are not counted; DD mode sees every hand (optimistic)"]
@@ -38,6 +38,7 @@ def _mask(cards) -> int:
 
 class BeloteEvaluator:
     def __init__(self, ctx: Context):
+        check_inputs(ctx, ("turned",))
         self.ctx = ctx
         self.opts = resolve(be.OPTIONS, ctx.options, "belote")
         if len(ctx.hand) != 5 or len(set(ctx.hand)) != 5:

@@ -24,7 +24,7 @@ from ..games import coinche as co
 from ..games.belote_common import STRAIN_NAMES, belote_suits
 from ..heuristics.belote import choose_call, strain_strength
 from ..options import resolve
-from . import Context, Outcome, calls_note, draw_matching, replay_auction
+from . import Context, Outcome, calls_note, check_inputs, draw_matching, replay_auction
 
 CAPOT_PTS = 252
 # Worlds that follow the auction (solver.bidding.draw_matching): draws per seat to
@@ -56,6 +56,7 @@ class CoincheEvaluator:
                   "a pass is scored by letting the heuristic bidder finish the auction"]
 
     def __init__(self, ctx: Context):
+        check_inputs(ctx)
         self.ctx = ctx
         self.opts = resolve(co.OPTIONS, ctx.options, "coinche")
         if len(ctx.hand) != 8 or len(set(ctx.hand)) != 8:

@@ -61,7 +61,7 @@ from ..games.tarocchini_melds import (
 from ..heuristics import tarocchini as H
 from ..notation import Deal
 from ..options import resolve
-from . import Context, Outcome, evaluate
+from . import Context, Outcome, check_inputs, evaluate
 
 ENDGAME_CARDS = 6  # cards per hand from which the play is solved exactly (dd mode)
 NODE_BUDGET = 3_000_000  # per endgame search; an unfinished search falls back to play
@@ -220,6 +220,7 @@ class TarocchiniEvaluator:
     """Candidates, worlds and outcomes of one Tarocchini decision (module docstring)."""
 
     def __init__(self, ctx: Context):
+        check_inputs(ctx)
         self.ctx = ctx
         self.opts = resolve(T.OPTIONS, ctx.options, T.NAME)
         self.otto = self.opts["game"] == "ottocento"
