@@ -19,10 +19,11 @@ announcements, declarations): ``bidding='sim'`` takes them by simulation
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
-from . import constraints, dd, parallel
+from . import constraints, dd, inference, parallel
 from .agents import Agent
 from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
@@ -174,8 +175,14 @@ class PimcAgent(_CardAgent):
                  objective: str = "mean", node_budget: int | None = None,
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
-                 horizon: int | str = "auto", threads: int = 1):
+                 horizon: int | str = "auto", threads: int = 1, auction: bool = False):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
+        if auction not in (True, False, 0, 1):
+            raise OptionError(f"pimc: auction must be true or false, got {auction!r}")
+        # worlds follow the auction (solver.inference; Coinche): others' hands make
+        # their calls when the heuristic bidder holds them
+        self.auction = bool(auction)
+        self._models: dict[Any, Any] = {}
         if not isinstance(worlds, int) or worlds < 1:
             raise OptionError(f"pimc: worlds must be a positive integer, got {worlds!r}")
         if objective not in ("mean", "make"):
@@ -189,8 +196,7 @@ class PimcAgent(_CardAgent):
         """Aggregated value of each card over the sampled worlds (seat's point of view);
         None when no world could be solved within the node budget."""
         start = time.monotonic()
-        draws = constraints.sample_holdings(state, seat, self.worlds,
-                                            seed=self.rng.randrange(1 << 62))
+        draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
         totals = {m: 0.0 for m in cards}
         used = skipped = 0
         horizon = self.horizon_for(state)
@@ -228,9 +234,49 @@ class PimcAgent(_CardAgent):
                 break  # the search is out of reach at this point of the deal
         self.last_stats = {"worlds": used, "skipped": skipped, "horizon": horizon,
                            "time": time.monotonic() - start}
+        if fit is not None:
+            self.last_stats["auction_fit"] = fit
         if not used:
             return None
         return {m: t / used for m, t in totals.items()}
+
+    def draw_worlds(self, state: GameState, seat: int, seed: int
+                    ) -> tuple[list[list[list[int]]], int | None]:
+        """The worlds to solve: uniform draws (``solver.constraints``); with
+        ``auction``, draws in batches until ``worlds`` of them follow the auction
+        (at most ``DRAWS_PER_WORLD`` per world), the first draws that do not filling
+        any shortfall. Returns the worlds and how many follow the auction (None: not
+        asked, or no model for this game / auction)."""
+        model = self._auction_model(state, seat) if self.auction else None
+        if model is None:
+            return constraints.sample_holdings(state, seat, self.worlds, seed=seed), None
+        played = inference.played_by_seat(state.observation(seat), state.game)
+        rng = random.Random(seed)
+        good: list[list[list[int]]] = []
+        other: list[list[list[int]]] = []
+        for _ in range(inference.DRAWS_PER_WORLD):
+            for h in constraints.sample_holdings(state, seat, self.worlds,
+                                                 seed=rng.randrange(1 << 62)):
+                (good if model.fits(h, played) else other).append(h)
+            if len(good) >= self.worlds:
+                break
+        fit = min(len(good), self.worlds)
+        return (good + other)[:self.worlds], fit
+
+    def _auction_model(self, state: GameState, seat: int):
+        """The auction model of this deal for ``seat`` (built once per deal: the key
+        is public: the seat, dealer, calls and the seat's own cards)."""
+        obs = state.observation(seat)
+        calls = obs.get("calls")
+        if calls is None:
+            return None
+        own = state.hands[seat] | inference.played_by_seat(obs, state.game).get(seat, 0)
+        key = (state.game, seat, obs.get("dealer"), repr(calls), own)
+        if key not in self._models:
+            if len(self._models) > 64:
+                self._models.clear()
+            self._models[key] = inference.auction_model(state, seat)
+        return self._models[key]
 
     def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
         values = self.card_values(state, seat, cards)

@@ -1,0 +1,84 @@
+"""Card-play worlds that follow the auction (``pimc:auction=1``, solver.inference)."""
+
+import pytest
+
+from solver import constraints
+from solver.errors import OptionError
+from solver.games import get_game
+from solver.heuristic import HeuristicAgent
+from solver.heuristics.belote import strain_strength
+from solver.inference import auction_model, played_by_seat
+from solver.pimc import PimcAgent
+
+
+def after_auction(seed, cards_played=0):
+    """A Coinche deal bid by heuristic players (the first from ``seed`` on in which a
+    seat other than the leader bid), ``cards_played`` cards into the play."""
+    while True:
+        st = get_game("coinche").new_state(dealer=0, seed=seed)
+        h = HeuristicAgent(seed=seed)
+        while st.phase == "bid":
+            st.play(h.choose(st, st.to_act))
+        if st.phase == "play" and st.contract[2] != st.to_act:
+            for _ in range(cards_played):
+                st.play(h.choose(st, st.to_act))
+            return st
+        seed += 1
+
+
+def test_the_model_records_the_others_calls_and_the_true_deal_fits():
+    st = after_auction(1, cards_played=6)
+    seat = st.to_act
+    model = auction_model(st, seat)
+    assert model is not None and seat not in model.calls
+    assert sum(len(c) for c in model.calls.values()) == sum(
+        1 for s, _ in st.observation(seat)["calls"] if s != seat)
+    # the real hands were bid by the heuristic bidder: the true world follows the auction
+    played = played_by_seat(st.observation(seat), "coinche")
+    truth = [[c for c in range(32) if h >> c & 1] for h in st.hands]
+    assert model.fits(truth, played)
+
+
+def test_worlds_follow_the_auction():
+    """The taker's trump count in the worlds: with the auction model every world used
+    has the bidder holding a hand that bids as it did, so strong in its strain."""
+    st = after_auction(3)
+    seat = st.to_act
+    taker, strain = st.contract[2], st.contract[1]
+    agent = PimcAgent(seed=0, worlds=40, auction=True)
+    worlds, fit = agent.draw_worlds(st, seat, seed=7)
+    assert len(worlds) == 40 and fit is not None and fit > 0
+    model = auction_model(st, seat)
+    played = played_by_seat(st.observation(seat), "coinche")
+    assert all(model.fits(w, played) for w in worlds[:fit])
+    uniform = constraints.sample_holdings(st, seat, 40, seed=7)
+
+    def mean_strength(ws):
+        return sum(strain_strength(sum(1 << c for c in w[taker]), strain) for w in ws) / len(ws)
+
+    assert mean_strength(worlds[:fit]) > mean_strength(uniform)
+
+
+def test_auction_worlds_are_deterministic_and_optional():
+    st = after_auction(5, cards_played=3)
+    a = PimcAgent(seed=4, worlds=12, auction=True).choose(st, st.to_act)
+    b = PimcAgent(seed=4, worlds=12, auction=True).choose(st, st.to_act)
+    assert a == b
+    plain = PimcAgent(seed=4, worlds=12)
+    plain.choose(st, st.to_act)
+    assert "auction_fit" not in plain.last_stats
+    with pytest.raises(OptionError, match="auction must be true or false"):
+        PimcAgent(auction=5)
+
+
+def test_games_without_a_model_draw_uniform_worlds():
+    for seed in range(2, 40):
+        st = get_game("tarot").new_state(options={"players": 4}, dealer=0, seed=seed)
+        h = HeuristicAgent(seed=seed)
+        while st.phase != "play" and not st.is_over():
+            st.play(h.choose(st, st.to_act))
+        if st.phase == "play":
+            break
+    agent = PimcAgent(seed=0, worlds=4, auction=True)
+    worlds, fit = agent.draw_worlds(st, st.to_act, seed=1)
+    assert fit is None and worlds == constraints.sample_holdings(st, st.to_act, 4, seed=1)
