@@ -8,8 +8,10 @@ when the heuristic bidder holds it (the same model as the bid analysis,
 ``solver.bidding``): exact when the others bid like the heuristic, an approximation
 otherwise.
 
-Coinche only: there the whole hand is dealt before the auction. In Belote a seat's
-calls were made on 5 of its 8 cards, which worlds do not tell apart.
+Coinche and French Tarot: there the whole hand is dealt before the auction (a Tarot
+taker's hand at the auction is its hand now, plus the cards it played and its écart,
+minus the dog it took). In Belote a seat's calls were made on 5 of its 8 cards, which
+worlds do not tell apart; Tarocchini has no heuristic-bidder model here yet.
 """
 
 from __future__ import annotations
@@ -28,7 +30,36 @@ def _heuristic_call(game: str) -> Callable[[dict[str, Any], list], Any] | None:
         from .heuristics.belote import choose_call
 
         return choose_call
+    if game == "tarot":
+        from .heuristics.tarot import choose_bid
+
+        return choose_bid
     return None
+
+
+def _auction_hand(state: Any, seat: int) -> Callable[[int, list[list[int]], int], int]:
+    """``f(caller, holdings, played)``: the caller's hand during the auction in a world
+    (``holdings``: the sampler's places; ``played``: the caller's played cards)."""
+    obs = state.observation(seat)
+    if state.game == "tarot" and obs.get("dog") and obs.get("taker") is not None:
+        # prise / garde: the taker took the shown dog and put an écart aside
+        taker, dog, aside = obs["taker"], obs["dog"], obs["players"]
+
+        def tarot_hand(caller: int, holdings: list[list[int]], played: int) -> int:
+            hand = played | _mask(holdings[caller])
+            if caller == taker:
+                hand = (hand | _mask(holdings[aside])) & ~dog
+            return hand
+
+        return tarot_hand
+    return lambda caller, holdings, played: played | _mask(holdings[caller])
+
+
+def _mask(cards: list[int]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
 
 
 class AuctionModel:
@@ -36,10 +67,12 @@ class AuctionModel:
     (results cached by seat and hand: a deal's decisions share them)."""
 
     def __init__(self, game: str, calls: dict[int, list[tuple[dict[str, Any], list, Any]]],
-                 decide: Callable[[dict[str, Any], list], Any]):
+                 decide: Callable[[dict[str, Any], list], Any],
+                 auction_hand: Callable[[int, list[list[int]], int], int]):
         self.game = game
         self.calls = calls
         self.decide = decide
+        self.auction_hand = auction_hand
         self._fit: dict[tuple[int, int], bool] = {}
 
     def fits_hand(self, seat: int, hand: int) -> bool:
@@ -56,10 +89,7 @@ class AuctionModel:
         """Does a world (current holdings per seat) follow the auction? ``played``: the
         cards each seat has played so far (masks), which were in its hand then."""
         for seat in self.calls:
-            hand = played.get(seat, 0)
-            for c in holdings[seat]:
-                hand |= 1 << c
-            if not self.fits_hand(seat, hand):
+            if not self.fits_hand(seat, self.auction_hand(seat, holdings, played.get(seat, 0))):
                 return False
         return True
 
@@ -86,16 +116,16 @@ def auction_model(state: Any, seat: int) -> AuctionModel | None:
         st.play(tok)
         if view is not None:
             calls.setdefault(caller, []).append((view[0], view[1], st.history[-1]))
-    return AuctionModel(state.game, calls, decide) if calls else None
+    if not calls:
+        return None
+    return AuctionModel(state.game, calls, decide, _auction_hand(state, seat))
 
 
 def played_by_seat(obs: dict[str, Any], game: str) -> dict[int, int]:
     """Masks of the cards each seat has played (completed tricks and the current one)."""
     deck = DECKS[game]
     out: dict[int, int] = {}
-    for trick, _winner in obs.get("tricks", []):
-        for s, tok in trick:
-            out[s] = out.get(s, 0) | 1 << deck.card(tok)
-    for s, tok in obs.get("trick", []):
-        out[s] = out.get(s, 0) | 1 << deck.card(tok)
+    for trick in [t for t, _winner in obs.get("tricks", [])] + [obs.get("trick", [])]:
+        for s, card in trick:
+            out[s] = out.get(s, 0) | 1 << (card if isinstance(card, int) else deck.card(card))
     return out

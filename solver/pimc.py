@@ -179,8 +179,8 @@ class PimcAgent(_CardAgent):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
         if auction not in (True, False, 0, 1):
             raise OptionError(f"pimc: auction must be true or false, got {auction!r}")
-        # worlds follow the auction (solver.inference; Coinche): others' hands make
-        # their calls when the heuristic bidder holds them
+        # worlds follow the auction (solver.inference; Coinche, Tarot): others' hands
+        # make their calls when the heuristic bidder holds them
         self.auction = bool(auction)
         self._models: dict[Any, Any] = {}
         if not isinstance(worlds, int) or worlds < 1:
@@ -267,8 +267,8 @@ class PimcAgent(_CardAgent):
         """The auction model of this deal for ``seat`` (built once per deal: the key
         is public: the seat, dealer, calls and the seat's own cards)."""
         obs = state.observation(seat)
-        calls = obs.get("calls")
-        if calls is None:
+        calls = obs.get("calls", obs.get("auction"))
+        if not calls:
             return None
         own = state.hands[seat] | inference.played_by_seat(obs, state.game).get(seat, 0)
         key = (state.game, seat, obs.get("dealer"), repr(calls), own)

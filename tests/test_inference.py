@@ -72,8 +72,10 @@ def test_auction_worlds_are_deterministic_and_optional():
 
 
 def test_games_without_a_model_draw_uniform_worlds():
+    """Tarocchini has no auction model: the worlds are the uniform draws."""
     for seed in range(2, 40):
-        st = get_game("tarot").new_state(options={"players": 4}, dealer=0, seed=seed)
+        st = get_game("tarocchini").new_state(options={"game": "terziglio"}, dealer=0,
+                                              seed=seed)
         h = HeuristicAgent(seed=seed)
         while st.phase != "play" and not st.is_over():
             st.play(h.choose(st, st.to_act))
@@ -82,3 +84,46 @@ def test_games_without_a_model_draw_uniform_worlds():
     agent = PimcAgent(seed=0, worlds=4, auction=True)
     worlds, fit = agent.draw_worlds(st, st.to_act, seed=1)
     assert fit is None and worlds == constraints.sample_holdings(st, st.to_act, 4, seed=1)
+
+
+
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_tarot_true_deals_follow_the_auction(players):
+    """In Tarot the taker's hand at the auction is rebuilt from a world (its cards now,
+    played, and its écart, minus the dog): the true deal, bid by the heuristic bidder,
+    always fits, whoever looks and whatever the contract."""
+    checked = 0
+    for seed in range(60):
+        st = get_game("tarot").new_state(options={"players": players}, dealer=0, seed=seed)
+        h = HeuristicAgent(seed=seed)
+        while st.phase != "play" and not st.is_over():
+            st.play(h.choose(st, st.to_act))
+        if st.phase != "play":
+            continue
+        for _ in range(seed % 9):
+            st.play(h.choose(st, st.to_act))
+        seat = st.to_act
+        model = auction_model(st, seat)
+        if model is None:
+            continue
+        obs = st.observation(seat)
+        truth = [[c for c in range(78) if hand >> c & 1] for hand in st.hands]
+        truth.append([c for c in range(78) if (st.ecart or st.dog or 0) >> c & 1])
+        assert model.fits(truth, played_by_seat(obs, "tarot")), (seed, obs["contract"])
+        checked += 1
+    assert checked >= 10
+
+
+def test_tarot_pimc_worlds_follow_the_auction():
+    for seed in range(60):
+        st = get_game("tarot").new_state(options={"players": 4}, dealer=0, seed=seed)
+        h = HeuristicAgent(seed=seed)
+        while st.phase != "play" and not st.is_over():
+            st.play(h.choose(st, st.to_act))
+        if st.phase == "play" and st.to_act != st.taker:
+            break
+    worlds, fit = PimcAgent(seed=0, worlds=30, auction=True).draw_worlds(st, st.to_act, 3)
+    assert fit == 30 and len(worlds) == 30
+    model = auction_model(st, st.to_act)
+    played = played_by_seat(st.observation(st.to_act), "tarot")
+    assert all(model.fits(w, played) for w in worlds)
