@@ -219,6 +219,8 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="Evaluator parameter (game-specific, e.g. tarot node_budget=200000).")
 @click.option("--samples", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
+              help="Time budget: the worlds scored by then make the table.")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--mode", type=click.Choice(["dd", "pimc"]), default="dd", show_default=True,
               help="dd: double-dummy over sampled worlds (fast, optimistic); "
@@ -231,7 +233,7 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
               help="Write the score distributions of the best options as a picture "
                    "(matplotlib; without it a terminal histogram is printed).")
 def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned, params,
-             samples, seed, mode, threads, show_all, as_json, plot):
+             samples, seconds, seed, mode, threads, show_all, as_json, plot):
     """Evaluate a hand: P(make), expected score and quantiles of every candidate bid."""
     from .bidding import context_from, format_evaluation, histogram, make_evaluator
     from .bidding import evaluate as run_evaluation
@@ -245,7 +247,7 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
     with click.progressbar(length=samples, label="worlds", file=sys.stderr) as bar:
         result = run_evaluation(ctx, samples=samples, seed=seed, mode=mode,
                                 progress=bar.update, evaluator=evaluator,
-                                threads=threads)
+                                threads=threads, seconds=seconds)
     if as_json:
         click.echo(json.dumps(result.to_json(), default=str))
     else:

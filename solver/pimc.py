@@ -2,7 +2,8 @@
 
 ``pimc``: sample worlds consistent with what the seat knows (``solver.constraints``,
 uniform), solve each world double-dummy for every legal card (``solver.dd``), aggregate
-the values per card and play the best. Budgets: ``worlds`` and/or ``seconds``;
+the values per card and play the best. Budgets: ``worlds`` and/or ``seconds`` (which
+also bounds simulated bids);
 ``threads`` solves worlds in parallel (same decisions as one thread).
 Objectives: ``mean`` (expected value for the seat's side) or ``make`` (how often the
 seat's side comes out ahead). ``horizon``: ``auto`` (default) solves each world to the
@@ -139,7 +140,8 @@ class _CardAgent(Agent):
         decide = getattr(module, "decide", None)
         if decide is None:
             return None
-        return decide(state, seat, self.bid_samples, self.rng.randrange(1 << 30))
+        return decide(state, seat, self.bid_samples, self.rng.randrange(1 << 30),
+                      seconds=getattr(self, "seconds", None))
 
     def reset(self, seed: int) -> None:
         super().reset(seed)

@@ -8,16 +8,17 @@ echoed in the reply):
     The move of the seat to act after the record's moves (``at``: after that many
     moves): a card, bid, discard, call, announce or declaration. Reply
     ``{"ok": true, "move": TOKEN, "seat": S, "phase": P, "agent": SPEC, "time": T}``
-    (``stats``: the PIMC worlds used). ``seconds`` bounds a PIMC card decision (the
-    worlds solved when it runs out are used); ``seat``, if given, must be the seat
-    to act. Honest agents read only what that seat knows (``state.observation``):
+    (``stats``: the PIMC worlds used). ``seconds`` bounds a PIMC decision (the
+    worlds solved when it runs out are used; with ``bidding=sim``, bids too);
+    ``seat``, if given, must be the seat to act. Honest agents read only what that seat knows (``state.observation``):
     the other hands in the record do not change their choice; ``oracle`` sees all.
 ``{"cmd": "legal", "record": REC}``
     ``{"ok": true, "seat": S, "phase": P, "legal": [TOKEN, ...], "over": false}``.
 ``{"cmd": "solve", "record": REC, "node_budget": N, "deadline": 10.0}``
     Double-dummy value of every legal card at the position (``atout solve``).
 ``{"cmd": "evaluate", "game": G, "hand": "...", "seat": 0, "dealer": 3,
-"auction": [...], "turned": "7S", "options": {...}, "samples": 200, "mode": "dd"}``
+"auction": [...], "turned": "7S", "options": {...}, "samples": 200, "mode": "dd",
+"seconds": 5}``
     Bid analysis (``atout evaluate``): the evaluation as JSON.
 ``{"cmd": "version"}``, ``{"cmd": "quit"}`` (the server stops after replying).
 
@@ -149,8 +150,11 @@ def _evaluate(req: dict[str, Any]) -> dict[str, Any]:
     mode = _field(req, "mode", str, "dd")
     if mode not in ("dd", "pimc"):
         raise AtoutError(f"mode must be dd or pimc, got {mode!r}")
+    seconds = _field(req, "seconds", (int, float), None)
+    if seconds is not None and seconds <= 0:
+        raise AtoutError(f"seconds must be positive, got {seconds!r}")
     result = run_evaluation(ctx, samples=samples, seed=_field(req, "seed", int, 0),
-                            mode=mode)
+                            mode=mode, seconds=seconds)
     return {"evaluation": result.to_json()}
 
 

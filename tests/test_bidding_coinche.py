@@ -212,3 +212,33 @@ def test_pass_lets_the_others_bid_and_play():
     played = [s for s in row.scores if s != 0]
     assert len(played) >= 6 and sum(played) < 0
     assert any("heuristic bidder finish the auction" in n for n in e.notes)
+
+
+def test_a_time_budget_keeps_the_worlds_scored_in_time():
+    e = evaluate(ctx("JS 9S AS TD KC 7H 8C QD", seat=0, dealer=3), samples=500, seed=1,
+                 seconds=1e-9)
+    assert e.samples == 1 and all(r.n == 1 for r in e.rows)
+    assert "time budget: 1 of 500 worlds scored" in e.notes
+    full = evaluate(ctx("JS 9S AS TD KC 7H 8C QD", seat=0, dealer=3), samples=3, seed=1)
+    assert full.samples == 3 and not any("time budget" in n for n in full.notes)
+    with pytest.raises(AtoutError, match="seconds must be positive"):
+        evaluate(ctx("JS 9S AS TD KC 7H 8C QD"), samples=3, seconds=0)
+
+
+def test_pimc_passes_its_time_budget_to_simulated_bids(monkeypatch):
+    import solver.bidding as bidding
+    from solver.games import get_game
+    from solver.pimc import PimcAgent
+
+    seen = []
+    real = bidding.evaluate
+
+    def spy(*args, **kw):
+        seen.append(kw.get("seconds"))
+        return real(*args, **kw)
+
+    monkeypatch.setattr(bidding, "evaluate", spy)
+    st = get_game("coinche").new_state(dealer=3, seed=2)
+    agent = PimcAgent(seed=0, worlds=4, bidding="sim", bid_samples=40, seconds=0.25)
+    move = agent.choose(st, st.to_act)
+    assert move in st.legal_moves() and seen == [0.25]

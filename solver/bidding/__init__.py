@@ -164,15 +164,19 @@ def make_evaluator(ctx: Context):
 
 def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
              progress: Callable[[int], None] | None = None, evaluator=None,
-             threads: int = 1) -> Evaluation:
+             threads: int = 1, seconds: float | None = None) -> Evaluation:
     """Evaluate every candidate decision over ``samples`` worlds drawn from ``seed``
     (``evaluator``: one already made by ``make_evaluator(ctx)``, which validates).
-    ``threads``: worlds scored in parallel (``solver.parallel``); same result."""
+    ``threads``: worlds scored in parallel (``solver.parallel``); same result.
+    ``seconds``: a time budget; the worlds scored when it runs out (at least one, in
+    sampling order) make the table (``Evaluation.samples`` says how many)."""
     if mode not in MODES:
         raise OptionError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
     if samples < 1:
         raise OptionError("samples must be at least 1")
     check_threads(threads)
+    if seconds is not None and not seconds > 0:
+        raise OptionError(f"seconds must be positive, got {seconds!r}")
     start = time.monotonic()
     ev = evaluator if evaluator is not None else make_evaluator(ctx)
     names = ev.candidates()
@@ -189,6 +193,8 @@ def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
                 made[n].append(bool(o.made))
         if progress:
             progress(1)
+        if seconds is not None and time.monotonic() - start > seconds:
+            break
     rows = []
     for n in names:
         s = scores[n]
@@ -197,8 +203,11 @@ def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
     rows.sort(key=lambda r: -r.mean)
     rec = ev.recommend(rows) if hasattr(ev, "recommend") else rows[0].option
     notes = list(getattr(ev, "notes", []))
-    return Evaluation(ctx.game, mode, samples, seed, rows, rec,
-                      time.monotonic() - start, notes)
+    done = len(scores[names[0]])
+    if done < samples:
+        notes.append(f"time budget: {done} of {samples} worlds scored")
+    return Evaluation(ctx.game, mode, done, seed, rows, rec, time.monotonic() - start,
+                      notes)
 
 
 def draw_matching(pool: list[int], size: int, gap: Callable[[list[int]], Any],

@@ -154,7 +154,8 @@ def make_evaluator(ctx: Context) -> BeloteEvaluator:
     return BeloteEvaluator(ctx)
 
 
-def decide(state: Any, seat: int, samples: int, seed: int) -> Move | None:
+def decide(state: Any, seat: int, samples: int, seed: int,
+           seconds: float | None = None) -> Move | None:
     """The simulated call for ``seat`` in the taking phase (None outside it)."""
     from . import cautious_choice, evaluate
 
@@ -164,5 +165,5 @@ def decide(state: Any, seat: int, samples: int, seed: int) -> Move | None:
     auction = [state.move_token(m) for m in state.history]
     ctx = Context("belote", obs_hand, seat, state.dealer, dict(state.options), auction,
                   {"turned": state.turned})
-    best = cautious_choice(evaluate(ctx, samples=samples, seed=seed).rows)
+    best = cautious_choice(evaluate(ctx, samples=samples, seed=seed, seconds=seconds).rows)
     return state.parse_move(best)

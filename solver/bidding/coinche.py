@@ -347,7 +347,8 @@ def make_evaluator(ctx: Context) -> CoincheEvaluator:
     return CoincheEvaluator(ctx)
 
 
-def decide(state: Any, seat: int, samples: int, seed: int):
+def decide(state: Any, seat: int, samples: int, seed: int,
+           seconds: float | None = None):
     """The simulated call for ``seat`` during the auction (None outside it)."""
     from . import cautious_choice, evaluate
 
@@ -356,7 +357,7 @@ def decide(state: Any, seat: int, samples: int, seed: int):
     hand = [c for c in range(32) if state.hands[seat] >> c & 1]
     auction = [state.move_token(m) for m in state.history]
     ctx = Context("coinche", hand, seat, state.dealer, dict(state.options), auction)
-    best = cautious_choice(evaluate(ctx, samples=samples, seed=seed).rows,
+    best = cautious_choice(evaluate(ctx, samples=samples, seed=seed, seconds=seconds).rows,
                            free=("pass", "coinche", "surcoinche"))
     if best == "pass" or best in ("coinche", "surcoinche"):
         return state.parse_move(best)

@@ -673,7 +673,7 @@ def _auction_of(state: T.TarocchiniState, seat: int) -> list[str]:
 
 
 def decide(state: T.TarocchiniState, seat: int, budget: int = 12,
-           seed: int = 0) -> Move | None:
+           seed: int = 0, seconds: float | None = None) -> Move | None:
     """The move of ``seat`` for a bid, a monte vote or a discard, from a ``budget``-world
     DD evaluation of the seat's view (worlds drawn from ``seed``); a declaration is the
     best set (what that evaluation always finds); a call-out is always taken. None (use
@@ -703,7 +703,7 @@ def decide(state: T.TarocchiniState, seat: int, budget: int = 12,
         try:
             ev = TarocchiniEvaluator(ctx)
             e = evaluate(ctx, samples=max(1, int(budget)), seed=seed, mode="dd",
-                         evaluator=ev)
+                         evaluator=ev, seconds=seconds)
         except AtoutError:
             return None
         moves = list(ev._cands[e.recommended])

@@ -563,11 +563,14 @@ def make_evaluator(ctx: Context, **params: Any) -> TarotEvaluator:
 
 
 # --- the PIMC agent's non-card decisions ---------------------------------------------------
-def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0) -> Move | None:
+def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0,
+           seconds: float | None = None) -> Move | None:
     """Bid, 5p call, écart, chelem or poignée of ``seat`` from this analysis over
     ``budget`` worlds drawn from ``seed`` (the seat's observation only); a misère is
     always announced and a poignée shows its lowest trumps. A card move means "no
-    announcement, play a card"; None: not a decision of this kind (card play)."""
+    announcement, play a card"; None: not a decision of this kind (card play).
+    ``seconds`` bounds the bid and call evaluations (écart, chelem and poignée take
+    their ``budget`` worlds)."""
     from . import evaluate
 
     if state.to_act != seat or state.phase == "over":
@@ -589,7 +592,7 @@ def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0) -> Move 
         except AtoutError:
             return None
         ev.drop_rows(lambda c, call, x: not x)
-        res = evaluate(ctx, samples=budget, seed=seed, evaluator=ev)
+        res = evaluate(ctx, samples=budget, seed=seed, evaluator=ev, seconds=seconds)
         if phase == "bid":
             bid = res.recommended.split()[0]
             return next((m for m in legal if m.value == bid), None)
