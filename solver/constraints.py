@@ -175,20 +175,30 @@ def hidden(state, seat: int) -> Hidden:
     return game_functions(state.game)[0](state.observation(seat))
 
 
-def sample_holdings(state, seat: int, count: int, seed: int) -> list[list[list[int]]]:
-    """``count`` uniform draws of where the cards ``seat`` cannot see are: per world,
-    the cards of every place (current hands, then the game's other places)."""
+def holdings_sampler(state, seat: int):
+    """``draw(rng)``: one uniform draw of where the cards ``seat`` cannot see are (per
+    place: current hands, then the game's other places). The counting behind it is
+    done once here, so draw it as often as needed."""
     make_hidden, _ = game_functions(state.game)
     h = make_hidden(state.observation(seat))
     sampler = h.sampler()
-    rng = random.Random(seed)
-    out = []
-    for _ in range(count):
+    fixed = list(h.fixed.items())
+
+    def draw(rng: random.Random) -> list[list[int]]:
         holdings = [list(x) for x in sampler.sample(rng)]
-        for c, holder in h.fixed.items():
+        for c, holder in fixed:
             holdings[holder].append(c)
-        out.append(holdings)
-    return out
+        return holdings
+
+    return draw
+
+
+def sample_holdings(state, seat: int, count: int, seed: int) -> list[list[list[int]]]:
+    """``count`` uniform draws of where the cards ``seat`` cannot see are: per world,
+    the cards of every place (current hands, then the game's other places)."""
+    draw = holdings_sampler(state, seat)
+    rng = random.Random(seed)
+    return [draw(rng) for _ in range(count)]
 
 
 def sample_worlds(state, seat: int, count: int, seed: int) -> list:

@@ -245,24 +245,27 @@ class PimcAgent(_CardAgent):
     def draw_worlds(self, state: GameState, seat: int, seed: int
                     ) -> tuple[list[list[list[int]]], int | None]:
         """The worlds to solve: uniform draws (``solver.constraints``); with
-        ``auction``, draws in batches until ``worlds`` of them follow the auction
-        (at most ``DRAWS_PER_WORLD`` per world), the first draws that do not filling
-        any shortfall. Returns the worlds and how many follow the auction (None: not
+        ``auction``, draws until ``worlds`` of them follow the auction (at most
+        ``DRAWS_PER_WORLD`` per world), the first draws that do not filling any
+        shortfall. Returns the worlds and how many follow the auction (None: not
         asked, or no model for this game / auction)."""
         model = self._auction_model(state, seat) if self.auction else None
         if model is None:
             return constraints.sample_holdings(state, seat, self.worlds, seed=seed), None
         played = inference.played_by_seat(state.observation(seat), state.game)
+        draw = constraints.holdings_sampler(state, seat)
         rng = random.Random(seed)
         good: list[list[list[int]]] = []
         other: list[list[list[int]]] = []
-        for _ in range(inference.DRAWS_PER_WORLD):
-            for h in constraints.sample_holdings(state, seat, self.worlds,
-                                                 seed=rng.randrange(1 << 62)):
-                (good if model.fits(h, played) else other).append(h)
-            if len(good) >= self.worlds:
-                break
-        fit = min(len(good), self.worlds)
+        for _ in range(inference.DRAWS_PER_WORLD * self.worlds):
+            h = draw(rng)
+            if model.fits(h, played):
+                good.append(h)
+                if len(good) == self.worlds:
+                    break
+            elif len(other) < self.worlds:
+                other.append(h)
+        fit = len(good)
         return (good + other)[:self.worlds], fit
 
     def _auction_model(self, state: GameState, seat: int):
