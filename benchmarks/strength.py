@@ -1,8 +1,11 @@
 """Strength table: duplicate matches between agents, per game, with 95% confidence
 intervals (issue: determinized play; bid analysis). Appends to benchmarks/RESULTS.md.
 
-Pairings (A vs B): heuristic vs random, pimc(W) vs heuristic, oracle vs pimc(W), and
-pimc(W) with simulated bidding vs pimc(W) with heuristic bidding (``--bidding``).
+Pairings (A vs B, ``--pairs``): heuristic vs random, pimc(W) vs heuristic, oracle vs
+pimc(W), pimc(W) with simulated bidding vs pimc(W) with heuristic bidding
+(``simbid-heubid``), and pimc(W) whose worlds follow the auction vs uniform worlds
+(``auction-uniform``; ``auction-heuristic`` plays it against the heuristic player, to
+pair with ``pimc-heuristic`` where pimc against pimc is too slow).
 
 Usage: python benchmarks/strength.py [--deals N] [--worlds W] [--jobs J]
                                      [--games coinche tarot4 ...] [--pairs ...] [--no-append]
@@ -40,6 +43,9 @@ def pairings(worlds: int, bid_samples: int) -> dict[str, tuple[str, str]]:
         "pimc-heuristic": (pimc, "heuristic"),
         "oracle-pimc": ("oracle", pimc),
         "simbid-heubid": (f"{pimc},bidding=sim,bid_samples={bid_samples}", pimc),
+        # card-play worlds that follow the auction (solver.inference) vs uniform ones
+        "auction-uniform": (f"{pimc},auction=1", pimc),
+        "auction-heuristic": (f"{pimc},auction=1", "heuristic"),
     }
 
 
