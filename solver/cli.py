@@ -279,8 +279,9 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
 
 @cli.command()
 @click.argument("source", type=click.File("r"))
-@click.option("--agent", "spec", default="pimc:worlds=100", show_default=True,
-              help="Agent spec: random, heuristic, pimc:worlds=N[,bidding=sim...], oracle.")
+@click.option("--agent", "spec", default=None,
+              help="Agent spec: random, heuristic, pimc:worlds=N[,auction=1,bidding=sim...], "
+                   "oracle (default: pimc:worlds=100; in Coinche with auction=1).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="Time budget of a PIMC card decision.")
@@ -298,8 +299,9 @@ def move(source, spec, seed, seconds, at, as_json):
     text = source.read().strip()
     if not text:
         raise AtoutError("empty input: expected a record")
-    req = {"cmd": "move", "record": text, "agent": spec, "seed": seed,
-           "seconds": seconds, "at": at}
+    req = {"cmd": "move", "record": text, "seed": seed, "seconds": seconds, "at": at}
+    if spec is not None:
+        req["agent"] = spec
     reply = handle_line(json.dumps(req))
     if not reply["ok"]:
         raise AtoutError(reply["error"])

@@ -100,12 +100,25 @@ def test_hidden_cards_do_not_change_an_honest_agents_move():
     other = Record(rec.game, rec.options, rec.dealer,
                    Deal(hands, {k: v for k, v in rec.deal.extras.items() if not k.startswith("_")}),
                    rec.moves)
-    first = ask(cmd="move", record=rec.to_text(), agent="pimc:worlds=12", seed=2)
-    second = ask(cmd="move", record=other.to_text(), agent="pimc:worlds=12", seed=2)
-    assert first["ok"] and second["ok"]
-    assert first["move"] == second["move"]
-    untimed = [{k: v for k, v in r["stats"].items() if k != "time"} for r in (first, second)]
-    assert untimed[0] == untimed[1] and untimed[0]["worlds"] == 12
+    for spec in ("pimc:worlds=12", "pimc:worlds=12,auction=1"):
+        first = ask(cmd="move", record=rec.to_text(), agent=spec, seed=2)
+        second = ask(cmd="move", record=other.to_text(), agent=spec, seed=2)
+        assert first["ok"] and second["ok"]
+        assert first["move"] == second["move"]
+        untimed = [{k: v for k, v in r["stats"].items() if k != "time"}
+                   for r in (first, second)]
+        assert untimed[0] == untimed[1] and untimed[0]["worlds"] == 12
+
+
+def test_default_agent_per_game():
+    """Without an agent: pimc over 100 worlds; in Coinche its worlds follow the
+    auction (measured stronger there, benchmarks/RESULTS.md)."""
+    st = first_lead(12)
+    reply = ask(cmd="move", record=st.to_record().to_text(), seconds=0.2)
+    assert reply["ok"] and reply["agent"] == "pimc:worlds=100,auction=1,seconds=0.2"
+    assert "auction_fit" in reply["stats"]
+    rec = record_text("tarot", {"players": 4}, 2)
+    assert ask(cmd="move", record=rec)["agent"] == "pimc:worlds=100"
 
 
 def test_move_errors_name_the_problem():
