@@ -10,12 +10,16 @@ otherwise.
 
 Coinche and French Tarot: there the whole hand is dealt before the auction (a Tarot
 taker's hand at the auction is its hand now, plus the cards it played and its écart,
-minus the dog it took). In Belote a seat's calls were made on 5 of its 8 cards, which
-worlds do not tell apart; Tarocchini has no heuristic-bidder model here yet.
+minus the dog it took). Belote: a seat called on the first 5 of its 8 cards (the
+taker's 8 include the turned card), which a world does not tell apart: all 5-card
+subsets were equally likely, so a world is kept when a random subset per caller makes
+its calls (exact rejection sampling of the same posterior). Tarocchini has no
+heuristic-bidder model here yet.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +34,10 @@ def _heuristic_call(game: str) -> Callable[[dict[str, Any], list], Any] | None:
         from .heuristics.belote import choose_call
 
         return choose_call
+    if game == "belote":
+        from .heuristics.belote import choose_take
+
+        return choose_take
     if game == "tarot":
         from .heuristics.tarot import choose_bid
 
@@ -68,11 +76,15 @@ class AuctionModel:
 
     def __init__(self, game: str, calls: dict[int, list[tuple[dict[str, Any], list, Any]]],
                  decide: Callable[[dict[str, Any], list], Any],
-                 auction_hand: Callable[[int, list[list[int]], int], int]):
+                 auction_hand: Callable[[int, list[list[int]], int], int],
+                 dealt_before: int | None = None, not_dealt: int = 0):
         self.game = game
         self.calls = calls
         self.decide = decide
         self.auction_hand = auction_hand
+        # Belote: the seat held ``dealt_before`` of its cards (not ``not_dealt``) then
+        self.dealt_before = dealt_before
+        self.not_dealt = not_dealt
         self._fit: dict[tuple[int, int], bool] = {}
 
     def fits_hand(self, seat: int, hand: int) -> bool:
@@ -85,11 +97,17 @@ class AuctionModel:
             self._fit[key] = ok
         return ok
 
-    def fits(self, holdings: list[list[int]], played: dict[int, int]) -> bool:
+    def fits(self, holdings: list[list[int]], played: dict[int, int],
+             rng: random.Random | None = None) -> bool:
         """Does a world (current holdings per seat) follow the auction? ``played``: the
-        cards each seat has played so far (masks), which were in its hand then."""
+        cards each seat has played so far (masks), which were in its hand then.
+        Belote: ``rng`` picks the subset of each caller's cards it held at the auction."""
         for seat in self.calls:
-            if not self.fits_hand(seat, self.auction_hand(seat, holdings, played.get(seat, 0))):
+            hand = self.auction_hand(seat, holdings, played.get(seat, 0))
+            if self.dealt_before is not None:
+                cards = [c for c in range(64) if (hand & ~self.not_dealt) >> c & 1]
+                hand = _mask((rng or random).sample(cards, self.dealt_before))
+            if not self.fits_hand(seat, hand):
                 return False
         return True
 
@@ -118,6 +136,10 @@ def auction_model(state: Any, seat: int) -> AuctionModel | None:
             calls.setdefault(caller, []).append((view[0], view[1], st.history[-1]))
     if not calls:
         return None
+    if state.game == "belote":  # BELOTE-DEAL-1/2/3: the calls were made on 5 random cards
+        turned = DECKS["belote"].card(state.observation(seat)["turned"])
+        return AuctionModel(state.game, calls, decide, _auction_hand(state, seat),
+                            dealt_before=5, not_dealt=1 << turned)
     return AuctionModel(state.game, calls, decide, _auction_hand(state, seat))
 
 

@@ -181,8 +181,8 @@ class PimcAgent(_CardAgent):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
         if auction not in (True, False, 0, 1):
             raise OptionError(f"pimc: auction must be true or false, got {auction!r}")
-        # worlds follow the auction (solver.inference; Coinche, Tarot): others' hands
-        # make their calls when the heuristic bidder holds them
+        # worlds follow the auction (solver.inference; Coinche, Belote, Tarot): others'
+        # hands make their calls when the heuristic bidder holds them
         self.auction = bool(auction)
         self._models: dict[Any, Any] = {}
         if not isinstance(worlds, int) or worlds < 1:
@@ -259,7 +259,7 @@ class PimcAgent(_CardAgent):
         other: list[list[list[int]]] = []
         for _ in range(inference.DRAWS_PER_WORLD * self.worlds):
             h = draw(rng)
-            if model.fits(h, played):
+            if model.fits(h, played, rng):
                 good.append(h)
                 if len(good) == self.worlds:
                     break

@@ -127,3 +127,36 @@ def test_tarot_pimc_worlds_follow_the_auction():
     model = auction_model(st, st.to_act)
     played = played_by_seat(st.observation(st.to_act), "tarot")
     assert all(model.fits(w, played) for w in worlds)
+
+
+def test_belote_true_deals_follow_the_auction_on_their_first_five_cards():
+    """Belote calls were made on the first 5 cards (BELOTE-DEAL-1/2/3): the model keeps
+    a world when a random 5-card subset of each caller's cards (the turned card left
+    out) makes its calls, so the true deal is kept when the subset drawn is the real
+    one, and worlds kept by pimc make every caller's calls on some 5 of their cards."""
+    from itertools import combinations
+
+    from solver.heuristics.belote import choose_take
+
+    for seed in range(40):
+        st = get_game("belote").new_state(dealer=0, seed=seed)
+        h = HeuristicAgent(seed=seed)
+        first5 = list(st.hands)
+        while st.phase == "bid":
+            st.play(h.choose(st, st.to_act))
+        if st.phase == "play" and st.to_act != st.taker:
+            break
+    seat = st.to_act
+    model = auction_model(st, seat)
+    assert model is not None and model.dealt_before == 5
+    for caller in model.calls:  # the real 5-card hands make the calls
+        assert model.fits_hand(caller, first5[caller])
+    worlds, fit = PimcAgent(seed=0, worlds=16, auction=True).draw_worlds(st, seat, 5)
+    assert fit == 16
+    turned = model.not_dealt
+    for w in worlds:
+        for caller, calls in model.calls.items():
+            cards = [c for c in w[caller] if not turned >> c & 1]
+            assert any(all(choose_take(obs | {"hand": sum(1 << c for c in sub)}, legal) == mv
+                           for obs, legal, mv in calls)
+                       for sub in combinations(cards, 5))
