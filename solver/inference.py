@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .cards import DECKS
+from .cards import DECKS, bit_list
 
 # Draws per world wanted before the worlds that miss the auction fill the rest.
 DRAWS_PER_WORLD = 20
@@ -105,7 +105,7 @@ class AuctionModel:
         for seat in self.calls:
             hand = self.auction_hand(seat, holdings, played.get(seat, 0))
             if self.dealt_before is not None:
-                cards = [c for c in range(64) if (hand & ~self.not_dealt) >> c & 1]
+                cards = bit_list(hand & ~self.not_dealt)
                 hand = _mask((rng or random).sample(cards, self.dealt_before))
             if not self.fits_hand(seat, hand):
                 return False
