@@ -281,7 +281,7 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
 @click.argument("source", type=click.File("r"))
 @click.option("--agent", "spec", default=None,
               help="Agent spec: random, heuristic, pimc:worlds=N[,auction=1,bidding=sim...], "
-                   "oracle (default: pimc:worlds=100; in Coinche with auction=1).")
+                   "oracle (default: pimc:worlds=100; in Coinche and Belote with auction=1).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="Time budget of a PIMC card decision.")

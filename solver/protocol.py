@@ -9,7 +9,7 @@ echoed in the reply):
     moves): a card, bid, discard, call, announce or declaration. Reply
     ``{"ok": true, "move": TOKEN, "seat": S, "phase": P, "agent": SPEC, "time": T}``
     (``stats``: the PIMC worlds used). Without ``agent``: ``pimc:worlds=100``, its
-    worlds following the auction in Coinche (``default_agent``). ``seconds`` bounds a
+    worlds following the auction in Coinche and Belote (``default_agent``). ``seconds`` bounds a
     PIMC decision (the worlds solved when it runs out are used; with
     ``bidding=sim``, bids too); ``seat``, if given, must be the seat to act. Honest
     agents read only what that seat knows (``state.observation``): the other hands
@@ -40,11 +40,13 @@ from . import __version__
 from .errors import AtoutError, OptionError
 
 COMMANDS = ("move", "legal", "solve", "evaluate", "version", "quit")
-# The agent a request gets when it names none: PIMC over 100 worlds; in Coinche the
-# worlds follow the auction (measured: +8.6 [+1.9, +15.4] points per deal against
-# uniform worlds over 458 duplicate deals; in Tarot 4p no gain, benchmarks/RESULTS.md).
+# The agent a request gets when it names none: PIMC over 100 worlds; in Coinche and
+# Belote the worlds follow the auction (measured against uniform worlds, duplicate:
+# Coinche +9.7 [+4.5, +14.9] points per deal over 735 deals, Belote +5.0 [+1.2, +8.9]
+# over 335; Tarot 4p no gain; benchmarks/RESULTS.md).
 DEFAULT_AGENT = "pimc:worlds=100"
-DEFAULT_AGENTS = {"coinche": "pimc:worlds=100,auction=1"}
+DEFAULT_AGENTS = {"coinche": "pimc:worlds=100,auction=1",
+                  "belote": "pimc:worlds=100,auction=1"}
 
 
 def default_agent(game: str) -> str:
