@@ -19,6 +19,7 @@ stalls; inconsistent constraints are reported at once.
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from math import factorial
@@ -71,6 +72,7 @@ class DealSampler:
         self.class_cards = [classes[m] for m in order]
         self.class_holders = [[h for h in range(self.num_holders) if m >> h & 1] for m in order]
         self._count = lru_cache(maxsize=None)(self._count_uncached)
+        self._choices = lru_cache(maxsize=None)(self._choices_uncached)
         if self.count() == 0:
             raise InconsistentConstraintsError("no deal is consistent with the constraints")
 
@@ -97,28 +99,37 @@ class DealSampler:
         """Number of consistent deals."""
         return self._count(0, self.capacities)
 
+    def _choices_uncached(self, i: int, caps: tuple[int, ...]):
+        """The compositions of class ``i`` within ``caps`` that have completions, with
+        the running total of their completion counts (for a draw by bisection)."""
+        holders = self.class_holders[i]
+        n = len(self.class_cards[i])
+        totals: list[int] = []
+        picks: list[tuple[tuple[int, ...], tuple[int, ...]]] = []
+        total = 0
+        for k in _compositions(n, [caps[h] for h in holders]):
+            new = list(caps)
+            weight = factorial(n)
+            for h, kh in zip(holders, k, strict=True):
+                new[h] -= kh
+                weight //= factorial(kh)
+            w = weight * self._count(i + 1, tuple(new))
+            if w:
+                total += w
+                totals.append(total)
+                picks.append((k, tuple(new)))
+        return totals, picks
+
     def sample(self, rng: random.Random) -> list[list[int]]:
         """One consistent deal, uniformly at random: the cards of each holder."""
         caps = self.capacities
         out: list[list[int]] = [[] for _ in range(self.num_holders)]
         for i, cards in enumerate(self.class_cards):
             holders = self.class_holders[i]
-            n = len(cards)
-            target = rng.randrange(self._count(i, caps))
-            chosen = None
-            for k in _compositions(n, [caps[h] for h in holders]):
-                new = list(caps)
-                weight = factorial(n)
-                for h, kh in zip(holders, k, strict=True):
-                    new[h] -= kh
-                    weight //= factorial(kh)
-                w = weight * self._count(i + 1, tuple(new))
-                if target < w:
-                    chosen = (k, tuple(new))
-                    break
-                target -= w
-            assert chosen is not None, "counts are inconsistent"
-            k, caps = chosen
+            totals, picks = self._choices(i, caps)
+            # the composition whose running total first exceeds a uniform draw
+            target = rng.randrange(totals[-1])
+            k, caps = picks[bisect_right(totals, target)]
             shuffled = list(cards)
             rng.shuffle(shuffled)
             pos = 0
