@@ -42,8 +42,8 @@ from .errors import AtoutError, OptionError
 COMMANDS = ("move", "legal", "solve", "evaluate", "version", "quit")
 # The agent a request gets when it names none: PIMC over 100 worlds; in Coinche and
 # Belote the worlds follow the auction (measured against uniform worlds, duplicate:
-# Coinche +9.7 [+4.5, +14.9] points per deal over 735 deals, Belote +5.0 [+1.2, +8.9]
-# over 335; Tarot 4p no gain; benchmarks/RESULTS.md).
+# Coinche +11.0 [+5.9, +16.2] points per deal over 800 deals, Belote +4.9 [+1.3, +8.6]
+# over 400; Tarot 4p no gain; benchmarks/RESULTS.md).
 DEFAULT_AGENT = "pimc:worlds=100"
 DEFAULT_AGENTS = {"coinche": "pimc:worlds=100,auction=1",
                   "belote": "pimc:worlds=100,auction=1"}
