@@ -246,8 +246,8 @@ class PimcAgent(_CardAgent):
                     ) -> tuple[list[list[list[int]]], int | None]:
         """The worlds to solve: uniform draws (``solver.constraints``); with
         ``auction``, draws until ``worlds`` of them follow the auction (at most
-        ``DRAWS_PER_WORLD`` per world), the first draws that do not filling any
-        shortfall. Returns the worlds and how many follow the auction (None: not
+        ``DRAWS_PER_WORLD`` per world, and half of ``seconds``), the first draws that
+        do not filling any shortfall. Returns the worlds and how many follow the auction (None: not
         asked, or no model for this game / auction)."""
         model = self._auction_model(state, seat) if self.auction else None
         if model is None:
@@ -257,7 +257,11 @@ class PimcAgent(_CardAgent):
         rng = random.Random(seed)
         good: list[list[list[int]]] = []
         other: list[list[list[int]]] = []
-        for _ in range(inference.DRAWS_PER_WORLD * self.worlds):
+        # with a time budget, drawing may use half of it (the rest solves the worlds)
+        stop = None if self.seconds is None else time.monotonic() + self.seconds / 2
+        for i in range(inference.DRAWS_PER_WORLD * self.worlds):
+            if stop is not None and i % 64 == 63 and time.monotonic() > stop:
+                break
             h = draw(rng)
             if model.fits(h, played, rng):
                 good.append(h)
