@@ -284,7 +284,7 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
                    "oracle (default: pimc:worlds=100; in Coinche and Belote with auction=1).")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
-              help="Time budget of a PIMC card decision.")
+              help="Time budget of a PIMC decision (cards; bids with bidding=sim).")
 @click.option("--at", "at", type=click.IntRange(0), default=None,
               help="Decide after this many of the record's moves (default: all).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
