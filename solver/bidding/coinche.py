@@ -123,20 +123,22 @@ class CoincheEvaluator:
         missed bid's strain is from the band that bids its level (``bid_level``)."""
         hand = _mask(cards)
         missed = dist = 0
+        best = None  # the hand's best strain count, computed at the first missed call
         for obs, legal, move in self._calls[seat]:
             chosen = choose_call(obs | {"hand": hand}, legal)
             if chosen == move:
                 continue
             missed += 1
-            counts = [strain_strength(hand, st) for st in self.strains]
+            if best is None:
+                best = max(strain_strength(hand, st) for st in self.strains)
             if move.kind == "bid":
                 value, strain = move.value
                 x = strain_strength(hand, strain)
                 lo, hi = _strength_band(value)
                 dist += max(0, lo - x) + max(0, x - hi)
-                dist += max(0, max(counts) - x)  # the bid strain must be the best
+                dist += max(0, best - x)  # the bid strain must be the best
             elif chosen.kind == "bid":  # a pass or a double: too strong a hand
-                dist += max(0, max(counts) - 19)
+                dist += max(0, best - 19)
         return 1000 * missed + dist
 
     def sample(self, rng: random.Random) -> list[int]:
