@@ -241,6 +241,7 @@ class TarotEvaluator:
         self.ecart_worlds = ecart_worlds
         self._heard: dict[int, list[tuple[dict[str, Any], list[Move], Move]]] = {}
         self._allowed: dict[int, list[int]] = {}
+        self._gaps: dict[int, list[int]] = {}
         self.misfits = 0
         self.standing = self._replay_auction()
         strength = H.hand_strength(self.hand)
@@ -351,10 +352,15 @@ class TarotEvaluator:
         return self._allowed[seat]
 
     def _gap(self, seat: int, hand: int) -> int:
-        """How far the strength of ``hand`` is from one that makes ``seat``'s bids."""
-        x = H.hand_strength(hand)
-        ok = self._strengths(seat)
-        return 0 if x in ok else min((abs(x - y) for y in ok), default=0)
+        """How far the strength of ``hand`` is from one that makes ``seat``'s bids
+        (a table per seat over the strengths 0..STRENGTH_MAX)."""
+        table = self._gaps.get(seat)
+        if table is None:
+            ok = self._strengths(seat)
+            table = [0 if x in ok else min((abs(x - y) for y in ok), default=0)
+                     for x in range(STRENGTH_MAX + 1)]
+            self._gaps[seat] = table
+        return table[min(H.hand_strength(hand), STRENGTH_MAX)]  # strengths stay < 200
 
     def sample(self, rng: random.Random) -> dict[str, Any]:
         """A world: every hand (ours fixed) and the dog, uniformly among the rest,
@@ -758,4 +764,4 @@ class _PlayOnly(TarotEvaluator):
         self.ending = DEFAULT_ENDING[n]
         self.node_budget, self.tt_bits = DEFAULT_NODE_BUDGET, 16
         self.stats = {"solves": 0, "fallbacks": 0}
-        self._heard, self._allowed, self.misfits = {}, {}, 0
+        self._heard, self._allowed, self._gaps, self.misfits = {}, {}, {}, 0
