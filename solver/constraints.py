@@ -127,8 +127,7 @@ def tarot_hidden(obs: dict) -> Hidden:
 
 def tarot_world(state, seat: int, holdings: list[list[int]]):
     """A copy of ``state`` in which the cards ``seat`` cannot see are those drawn."""
-    w = state.copy()
-    w._undo_stack = []
+    w = state.copy(undo=False)
     n = w.players
     masks = [sum(1 << c for c in h) for h in holdings]
     for s in range(n):

@@ -194,8 +194,7 @@ def world(state: TarocchiniState, seat: int, holdings: list[list[int]]) -> Taroc
     if len(holdings) != n + 1:
         raise AtoutError(f"a Tarocchini world needs {n + 1} holdings (seats, then aside)")
     masks = [sum(1 << c for c in h) for h in holdings]
-    w = state.copy()
-    w._undo_stack = []
+    w = state.copy(undo=False)
     for s in range(n):
         w.hands[s] = masks[s]
     solo = state.variant == "terziglio" and state.contract == "solo"

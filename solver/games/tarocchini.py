@@ -521,12 +521,14 @@ class TarocchiniState(GameState):
             out[k] = v.copy() if isinstance(v, list | dict) else v
         return out
 
-    def copy(self) -> TarocchiniState:
+    def copy(self, undo: bool = True) -> TarocchiniState:
+        """An independent copy; ``undo=False`` leaves out the undo history (sampled
+        worlds are solved, never undone)."""
         new = object.__new__(type(self))
         new.__dict__.update(self._snapshot())
         new.history = list(self.history)
         new._undo_stack = [{k: (v.copy() if isinstance(v, list | dict) else v)
-                            for k, v in s.items()} for s in self._undo_stack]
+                            for k, v in s.items()} for s in self._undo_stack] if undo else []
         return new
 
     @property

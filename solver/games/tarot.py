@@ -815,12 +815,14 @@ class TarotState(GameState):
             d[k] = d[k].copy()
         return d
 
-    def copy(self) -> TarotState:
+    def copy(self, undo: bool = True) -> TarotState:
+        """An independent copy; ``undo=False`` leaves out the undo history (a sampled
+        world is solved, never undone, and copying it was a sixth of a decision)."""
         new = object.__new__(type(self))
         new.__dict__ = self._snapshot()
         new.history = self.history.copy()
         new._undo_stack = [{k: (v.copy() if k in _LIST_ATTRS else v) for k, v in s.items()}
-                           for s in self._undo_stack]
+                           for s in self._undo_stack] if undo else []
         return new
 
     # --- positions for analysis -----------------------------------------------------
