@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from functools import lru_cache
 from math import factorial
 
@@ -31,17 +31,18 @@ class InconsistentConstraintsError(AtoutError, ValueError):
     """No deal satisfies the constraints (e.g. a card no holder may hold)."""
 
 
-def _compositions(n: int, caps: Sequence[int]) -> Iterator[tuple[int, ...]]:
+def _compositions(n: int, caps: Sequence[int]) -> tuple[tuple[int, ...], ...]:
     """All ways to write n as k_0 + ... + k_{m-1} with 0 <= k_j <= caps[j]."""
-    m = len(caps)
-    if m == 0:
-        if n == 0:
-            yield ()
-        return
+    return _compositions_of(n, tuple(caps))
+
+
+@lru_cache(maxsize=1 << 16)
+def _compositions_of(n: int, caps: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    if not caps:
+        return ((),) if n == 0 else ()
     rest = sum(caps[1:])
-    for k in range(max(0, n - rest), min(n, caps[0]) + 1):
-        for tail in _compositions(n - k, caps[1:]):
-            yield (k, *tail)
+    return tuple((k, *tail) for k in range(max(0, n - rest), min(n, caps[0]) + 1)
+                 for tail in _compositions_of(n - k, caps[1:]))
 
 
 class DealSampler:
