@@ -31,6 +31,11 @@ def bit_list(mask: int) -> list[int]:
     return _bitboard.bit_list(mask)
 
 
+def mask_of(cards: Iterable[int]) -> int:
+    """Card-set mask of card indices (any deck)."""
+    return _bitboard.mask_of(list(cards))
+
+
 class Deck:
     """One pack: its card tokens, and parsing/formatting of cards and card sets."""
 
@@ -74,7 +79,7 @@ class Deck:
     @staticmethod
     def mask(cards: Iterable[int]) -> int:
         """Bit mask of a collection of card indices."""
-        return _bitboard.mask_of(list(cards))
+        return mask_of(cards)
 
     @staticmethod
     def cards(mask: int) -> list[int]:

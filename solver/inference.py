@@ -23,7 +23,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from .cards import DECKS, bit_list
+from .cards import DECKS, bit_list, mask_of
 
 # Draws per world wanted before the worlds that miss the auction fill the rest.
 DRAWS_PER_WORLD = 20
@@ -54,31 +54,23 @@ def _auction_hand(state: Any, seat: int) -> Callable[[int, list[list[int]], int]
         taker, dog, aside = obs["taker"], obs["dog"], obs["players"]
 
         def tarot_hand(caller: int, holdings: list[list[int]], played: int) -> int:
-            hand = played | _mask(holdings[caller])
+            hand = played | mask_of(holdings[caller])
             if caller == taker:
-                hand = (hand | _mask(holdings[aside])) & ~dog
+                hand = (hand | mask_of(holdings[aside])) & ~dog
             return hand
 
         return tarot_hand
-    return lambda caller, holdings, played: played | _mask(holdings[caller])
-
-
-def _mask(cards: list[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
+    return lambda caller, holdings, played: played | mask_of(holdings[caller])
 
 
 class AuctionModel:
     """The other seats' calls, with what each saw, and a test of a world against them
     (results cached by seat and hand: a deal's decisions share them)."""
 
-    def __init__(self, game: str, calls: dict[int, list[tuple[dict[str, Any], list, Any]]],
+    def __init__(self, calls: dict[int, list[tuple[dict[str, Any], list, Any]]],
                  decide: Callable[[dict[str, Any], list], Any],
                  auction_hand: Callable[[int, list[list[int]], int], int],
                  dealt_before: int | None = None, not_dealt: int = 0):
-        self.game = game
         self.calls = calls
         self.decide = decide
         self.auction_hand = auction_hand
@@ -106,7 +98,7 @@ class AuctionModel:
             hand = self.auction_hand(seat, holdings, played.get(seat, 0))
             if self.dealt_before is not None:
                 cards = bit_list(hand & ~self.not_dealt)
-                hand = _mask((rng or random).sample(cards, self.dealt_before))
+                hand = mask_of((rng or random).sample(cards, self.dealt_before))
             if not self.fits_hand(seat, hand):
                 return False
         return True
@@ -116,31 +108,26 @@ def auction_model(state: Any, seat: int) -> AuctionModel | None:
     """The model of the other seats' calls in ``state`` (as ``seat`` heard them), or
     None when the game has none or nobody else called. Only public information is
     recorded: each caller's observation without its hand, its legal calls, its call."""
-    from .bidding import public_view
+    from .bidding import replay_auction
     from .games import get_game
 
     decide = _heuristic_call(state.game)
-    if decide is None:
+    obs = state.observation(seat)
+    heard_calls = obs.get("calls", obs.get("auction"))
+    if decide is None or not heard_calls:
         return None
     rec = state.to_record()
     st = get_game(state.game).new_state(options=rec.options, dealer=rec.dealer,
                                         deal=rec.deal)
     calls: dict[int, list[tuple[dict[str, Any], list, Any]]] = {}
-    for tok in rec.moves:
-        if st.phase != "bid":
-            break
-        caller = st.to_act
-        view = public_view(st, caller) if caller != seat else None
-        st.play(tok)
-        if view is not None:
-            calls.setdefault(caller, []).append((view[0], view[1], st.history[-1]))
+    replay_auction(st, rec.moves[:len(heard_calls)], seat, calls, turn=False)
     if not calls:
         return None
     if state.game == "belote":  # BELOTE-DEAL-1/2/3: the calls were made on 5 random cards
-        turned = DECKS["belote"].card(state.observation(seat)["turned"])
-        return AuctionModel(state.game, calls, decide, _auction_hand(state, seat),
+        turned = DECKS["belote"].card(obs["turned"])
+        return AuctionModel(calls, decide, _auction_hand(state, seat),
                             dealt_before=5, not_dealt=1 << turned)
-    return AuctionModel(state.game, calls, decide, _auction_hand(state, seat))
+    return AuctionModel(calls, decide, _auction_hand(state, seat))
 
 
 def played_by_seat(obs: dict[str, Any], game: str) -> dict[int, int]:

@@ -78,6 +78,7 @@ class _CardAgent(Agent):
         self.tt_bits = tt_bits
         self.bidding = bidding
         self.bid_samples = bid_samples
+        self.seconds: float | None = None  # a decision's time budget (pimc sets it)
 
     def budget(self, state: GameState) -> int | None:
         """Node budget per DD call: the agent's, or the game's default (full Tarot and
@@ -141,7 +142,7 @@ class _CardAgent(Agent):
         if decide is None:
             return None
         return decide(state, seat, self.bid_samples, self.rng.randrange(1 << 30),
-                      seconds=getattr(self, "seconds", None))
+                      seconds=self.seconds)
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
@@ -247,12 +248,15 @@ class PimcAgent(_CardAgent):
         """The worlds to solve: uniform draws (``solver.constraints``); with
         ``auction``, draws until ``worlds`` of them follow the auction (at most
         ``DRAWS_PER_WORLD`` per world, and half of ``seconds``), the first draws that
-        do not filling any shortfall. Returns the worlds and how many follow the auction (None: not
-        asked, or no model for this game / auction)."""
-        model = self._auction_model(state, seat) if self.auction else None
+        do not filling any shortfall. Returns the worlds and how many follow the
+        auction (None: not asked, or no model for this game / auction)."""
+        model = played = None
+        if self.auction:
+            obs = state.observation(seat)
+            played = inference.played_by_seat(obs, state.game)
+            model = self._auction_model(state, seat, obs, played)
         if model is None:
             return constraints.sample_holdings(state, seat, self.worlds, seed=seed), None
-        played = inference.played_by_seat(state.observation(seat), state.game)
         draw = constraints.holdings_sampler(state, seat)
         rng = random.Random(seed)
         good: list[list[list[int]]] = []
@@ -272,14 +276,14 @@ class PimcAgent(_CardAgent):
         fit = len(good)
         return (good + other)[:self.worlds], fit
 
-    def _auction_model(self, state: GameState, seat: int):
+    def _auction_model(self, state: GameState, seat: int, obs: dict[str, Any],
+                       played: dict[int, int]):
         """The auction model of this deal for ``seat`` (built once per deal: the key
         is public: the seat, dealer, calls and the seat's own cards)."""
-        obs = state.observation(seat)
         calls = obs.get("calls", obs.get("auction"))
         if not calls:
             return None
-        own = state.hands[seat] | inference.played_by_seat(obs, state.game).get(seat, 0)
+        own = state.hands[seat] | played.get(seat, 0)
         key = (state.game, seat, obs.get("dealer"), repr(calls), own)
         if key not in self._models:
             if len(self._models) > 64:

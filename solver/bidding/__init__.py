@@ -275,12 +275,12 @@ Heard = dict[int, list[tuple[dict[str, Any], list, Any]]]
 
 
 def replay_auction(state: Any, auction: list[str], seat: int, heard: Heard | None = None,
-                   rule: str = "") -> Any:
-    """Play the auction tokens on ``state`` (a deal holding ``seat``'s hand) and check
-    that it is then ``seat``'s call. With ``heard``, every other seat's call is recorded
-    there with what that seat saw (``public_view``): worlds then give those seats hands
-    with which the heuristic bidder makes the same calls. One clear error names the
-    first token that is not a legal call."""
+                   rule: str = "", turn: bool = True) -> Any:
+    """Play the auction tokens on ``state`` (a deal holding ``seat``'s hand) and, with
+    ``turn``, check that it is then ``seat``'s call. With ``heard``, every other seat's
+    call is recorded there with what that seat saw (``public_view``): worlds then give
+    those seats hands with which the heuristic bidder makes the same calls. One clear
+    error names the first token that is not a legal call."""
     for i, tok in enumerate(auction, 1):
         if state.phase != "bid":
             raise AtoutError(f"auction call {i} ({tok}): the auction is already over")
@@ -293,7 +293,7 @@ def replay_auction(state: Any, auction: list[str], seat: int, heard: Heard | Non
         if before is not None:
             obs, legal = before
             heard.setdefault(caller, []).append((obs, legal, state.history[-1]))
-    if state.phase != "bid" or state.to_act != seat:
+    if turn and (state.phase != "bid" or state.to_act != seat):
         raise AtoutError(f"after this auction it is not seat {seat}'s call{rule}")
     return state
 
