@@ -30,7 +30,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import bit_list
+from .cards import bit_list, mask_of
 from .constraints import Hidden
 from .errors import AtoutError
 from .games.base import Move
@@ -57,8 +57,6 @@ FULL = (1 << 32) - 1
 MAX_REDRAWS = 5_000  # rejection budget for heard-but-unseen sequence announces
 
 
-def _mask(cards) -> int:
-    return sum(1 << c for c in cards)
 
 
 def _trick_cards(trick) -> list[tuple[int, int]]:
@@ -139,7 +137,7 @@ def _shown_runs(obs: dict, heard: dict[int, list[tuple[str, int | None]]]
     for s, cards in obs["shown"].items():
         s = int(s)
         kinds = sorted(k for k, _ in heard.get(s, []) if k != "carre")
-        runs = _runs(_mask(DECK.parse_cards(cards)))
+        runs = _runs(mask_of(DECK.parse_cards(cards)))
         if sorted(k for k, _, _ in runs) == kinds and kinds:
             out[s] = runs
     return out
@@ -171,8 +169,8 @@ class BeloteHidden(Hidden):
     def start_hand(self, seat: int, holdings: list[list[int]]) -> int:
         """The 8-card hand ``seat`` began the play with, in a world drawn as ``holdings``
         (unknown cards of each holder)."""
-        fixed = _mask(c for c, h in self.fixed.items() if h == seat)
-        return _mask(holdings[seat]) | fixed | self.played[seat]
+        fixed = mask_of(c for c, h in self.fixed.items() if h == seat)
+        return mask_of(holdings[seat]) | fixed | self.played[seat]
 
     def consistent(self, holdings: list[list[int]]) -> bool:
         """True when every seat can hold the announces it was heard to make."""
@@ -230,7 +228,7 @@ def hidden(obs: dict) -> BeloteHidden:
     belote_optional = _option(obs, "belote_optional", False)
     ta_belote = _option(obs, "ta_belote", "each_suit")
 
-    hand = _mask(DECK.parse_cards(obs["hand"]))
+    hand = mask_of(DECK.parse_cards(obs["hand"]))
     current = _trick_cards(obs["trick"])
     tricks = [_trick_cards(t) for t, _ in obs["tricks"]] + ([current] if current else [])
     played = [0, 0, 0, 0]
@@ -239,7 +237,7 @@ def hidden(obs: dict) -> BeloteHidden:
             played[s] |= 1 << c
     # cards played before the recorded tricks (from_play positions) are out of play
     all_played = played[0] | played[1] | played[2] | played[3] \
-        | _mask(DECK.parse_cards(obs.get("gone") or ""))
+        | mask_of(DECK.parse_cards(obs.get("gone") or ""))
     # equal hands at the start of each trick (8 at the start of the play)
     base = hand.bit_count() + (1 if any(s == me for s, _ in current) else 0)
     size = [base - (1 if any(s == x for s, _ in current) else 0) for x in range(4)]
@@ -366,7 +364,7 @@ def _beaten(obs: dict, heard: dict[int, list[tuple[str, int | None]]], strain: i
             wanted = heard.get(s, [])
         if any(i is None for _, i in wanted):
             return None  # a winning announce we cannot identify: no bound
-        hand = played[s] | _mask(c for c, h in fixed.items() if h == s)
+        hand = played[s] | mask_of(c for c, h in fixed.items() if h == s)
         plan = _announce_plan(hand, wanted, exclusive, carre_value) or []
         for k, idt in plan:
             for kk, ii, cards, pts in available_announces(hand, 0, 0, False, carre_value):
@@ -391,7 +389,7 @@ def world(state, seat: int, holdings: list[list[int]]):
     A ``from_play`` position (no record) is copied with the hidden parts replaced."""
     obs = state.observation(seat)
     h = hidden(obs)
-    masks = [_mask(x) for x in holdings]
+    masks = [mask_of(x) for x in holdings]
     if masks[seat] != state.hands[seat]:
         raise AtoutError("a world must keep the observer's own hand")
     start = [masks[s] | h.played[s] for s in range(4)]
@@ -434,7 +432,7 @@ def _world_deal(state, seat: int, start: list[int]) -> Deal:
     stock = []
     for i in range(1, 5):
         s = (dealer + i) % 4
-        stock.extend(sorted(bit_list(start[s] & ~_mask(first[s]) & ~(1 << turned))))
+        stock.extend(sorted(bit_list(start[s] & ~mask_of(first[s]) & ~(1 << turned))))
     return Deal(first, {"turned": [turned], "stock": stock})
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from ..cards import mask_of
 from ..dd import belote as ddb
 from ..errors import AtoutError
 from ..games import belote as be
@@ -32,8 +33,6 @@ NOTES = ["a pass is scored by letting the heuristic bidder finish the auction; "
 MODEL_TRIES = 200  # draws per seat and world to match the calls it made
 
 
-def _mask(cards) -> int:
-    return sum(1 << c for c in cards)
 
 
 class BeloteEvaluator:
@@ -72,7 +71,7 @@ class BeloteEvaluator:
         """Would the heuristic bidder at ``seat``, dealt ``cards``, have called as
         ``seat`` did (BELOTE-BID-1/2: a pass in round 1 says the turned suit does not
         suit the hand)?"""
-        hand = _mask(cards)
+        hand = mask_of(cards)
         return all(choose_take(obs | {"hand": hand}, legal) == move
                    for obs, legal, move in self._calls[seat])
 

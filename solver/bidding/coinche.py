@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..cards import bit_list
+from ..cards import bit_list, mask_of
 from ..dd import belote as ddb
 from ..errors import AtoutError
 from ..games import coinche as co
@@ -46,8 +46,6 @@ def _strength_band(value: int) -> tuple[int, int]:
     return lo, lo + 2
 
 
-def _mask(cards) -> int:
-    return sum(1 << c for c in cards)
 
 
 class CoincheEvaluator:
@@ -63,7 +61,7 @@ class CoincheEvaluator:
             raise AtoutError(f"a Coinche hand has 8 different cards, got {len(ctx.hand)}")
         if not 0 <= ctx.seat < 4 or not 0 <= ctx.dealer < 4:
             raise AtoutError("seat and dealer must be 0..3")
-        self.hand = _mask(ctx.hand)
+        self.hand = mask_of(ctx.hand)
         self.side = ctx.seat % 2
         self.leader = (ctx.dealer + 1) % 4
         self.strains = [0, 1, 2, 3] + ([4] if self.opts["allow_ta"] else []) + \
@@ -121,7 +119,7 @@ class CoincheEvaluator:
         coinche say something about the hand): 0 when it makes them all, else 1000 per
         call missed plus, as a guide for the repair swaps, how far the count of a
         missed bid's strain is from the band that bids its level (``bid_level``)."""
-        hand = _mask(cards)
+        hand = mask_of(cards)
         missed = dist = 0
         best = None  # the hand's best strain count, computed at the first missed call
         for obs, legal, move in self._calls[seat]:
@@ -154,11 +152,11 @@ class CoincheEvaluator:
             part, pool, ok = draw_matching(pool, 8, lambda cards, s=seat: self._gap(s, cards),
                                            rng, MODEL_TRIES, REPAIR_STEPS, MIX_STEPS)
             self.misfits += not ok
-            hands[seat] = _mask(part)
+            hands[seat] = mask_of(part)
         k = 0
         for seat in range(4):
             if not hands[seat]:
-                hands[seat] = _mask(pool[k:k + 8])
+                hands[seat] = mask_of(pool[k:k + 8])
                 k += 8
         return hands
 

@@ -46,7 +46,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..cards import bit_list
+from ..cards import bit_list, mask_of
 from ..dd import tarocchini as ddt
 from ..errors import AtoutError
 from ..games import tarocchini as T
@@ -69,11 +69,6 @@ MAX_DISCARDS = 6  # candidate discard sets compared
 MODEL_TRIES = 300  # draws per seat and world to match its bids and votes
 
 
-def _mask(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 def _fmt(mask: int) -> str:
@@ -232,7 +227,7 @@ class TarocchiniEvaluator:
             raise AtoutError("the hand holds cards that are not Tarocchini cards")
         if len(set(hand)) != len(hand):
             raise AtoutError("the hand lists a card twice")
-        self.hand = _mask(hand)
+        self.hand = mask_of(hand)
         self.scan = scan(list(ctx.auction), self.opts, ctx.dealer, ctx.seat)
         sc = self.scan
         if sc.to_act != ctx.seat:
@@ -249,7 +244,7 @@ class TarocchiniEvaluator:
         if len(hand) != want:
             raise AtoutError(f"{self.opts['game']} {sc.phase}: {what} has {want} cards, "
                              f"got {len(hand)}")
-        own = _mask(sc.own_discards)
+        own = mask_of(sc.own_discards)
         if own & self.hand:
             raise AtoutError("a discarded card is also in the hand")
         for s, m in sc.declared.items():
@@ -338,11 +333,11 @@ class TarocchiniEvaluator:
         """Would the heuristic player, dealt ``cards`` in this order, have made ``calls``?"""
         for tok, legal, rnd in calls:
             if tok in T.BIDS:
-                obs = {"hand": _mask(cards), "options": self.opts}
+                obs = {"hand": mask_of(cards), "options": self.opts}
                 if H.choose_bid(obs, legal).value != tok:
                     return False
             else:
-                obs = {"hand": _mask(cards[:5 * (rnd + 1)]), "options": self.opts}
+                obs = {"hand": mask_of(cards[:5 * (rnd + 1)]), "options": self.opts}
                 if H.choose_monte(obs, legal).value != (tok == "monte"):
                     return False
         return True
@@ -392,7 +387,7 @@ class TarocchiniEvaluator:
             prefix[s] = part
         holdings = list(fixed)
         for s, part in prefix.items():
-            holdings[s] |= _mask(part)
+            holdings[s] |= mask_of(part)
         for s, points in sc.max_declared.items():
             # TAROC-DECL-3 none_or_max: his declaration was his best set, so his cards
             # must not make a better one (drawn card by card in the shuffled order)
@@ -409,7 +404,7 @@ class TarocchiniEvaluator:
             if len(part) < need:
                 self._misfit("not enough cards left")
                 part += [c for c in pool if c not in set(part)][:need - len(part)]
-            holdings[s] |= _mask(part)
+            holdings[s] |= mask_of(part)
             taken = set(part)
             pool = [c for c in pool if c not in taken]
         k = 0
@@ -417,7 +412,7 @@ class TarocchiniEvaluator:
             need = cap[h] - holdings[h].bit_count()
             if need < 0:
                 raise AtoutError(f"seat {h} declared more cards than it holds")
-            holdings[h] |= _mask(pool[k:k + need])
+            holdings[h] |= mask_of(pool[k:k + need])
             k += need
         hands, extras = [], {}
         for s in range(n):
@@ -439,7 +434,7 @@ class TarocchiniEvaluator:
         """The world's deal with the public moves replayed: the state of the decision."""
         st = T.new_state(self.opts, dealer=self.ctx.dealer, deal=world["deal"])
         rng = random.Random(world["seed"])
-        reserved = _mask([])
+        reserved = mask_of([])
         for m in self.scan.declared.values():
             reserved |= m
         for i, tok in enumerate(self.ctx.auction, 1):

@@ -45,7 +45,7 @@ from fractions import Fraction
 from itertools import combinations
 from typing import Any
 
-from ..cards import bit_list
+from ..cards import bit_list, mask_of
 from ..core import tarot as face
 from ..errors import AtoutError, OptionError
 from ..games import tarot as T
@@ -59,8 +59,6 @@ CHELEM_MIN_STRENGTH = 95  # hand_strength (4p scale) below which chelem is not e
 LOW_MASK = T.FULL_DECK & ~(T.TRUMP_MASK | T.EXCUSE_BIT | T.KINGS_MASK)  # TAROT-DOG-2 'L'
 
 
-def _mask(cards) -> int:
-    return sum(1 << c for c in cards)
 
 
 # --- écarts --------------------------------------------------------------------------
@@ -231,7 +229,7 @@ class TarotEvaluator:
                              f"got {len(hand)}")
         if not 0 <= ctx.seat < n or not 0 <= ctx.dealer < n:
             raise AtoutError(f"seat and dealer must be 0..{n - 1} with {n} players")
-        self.hand = _mask(hand)
+        self.hand = mask_of(hand)
         if self.opts["petit_sec_redeal"] and T._is_petit_sec(self.hand):
             raise AtoutError("petit sec: this hand annuls the deal (TAROT-DEAL-3), "
                              "there is nothing to bid")
@@ -374,16 +372,16 @@ class TarotEvaluator:
         hands[self.ctx.seat] = self.hand
         for seat in sorted(self._heard):
             part, pool, ok = draw_matching(pool, size,
-                                           lambda cards, s=seat: self._gap(s, _mask(cards)),
+                                           lambda cards, s=seat: self._gap(s, mask_of(cards)),
                                            rng, MODEL_TRIES, REPAIR_STEPS, MIX_STEPS)
             self.misfits += not ok
-            hands[seat] = _mask(part)
+            hands[seat] = mask_of(part)
         k = 0
         for seat in range(self.n):
             if not hands[seat]:
-                hands[seat] = _mask(pool[k:k + size])
+                hands[seat] = mask_of(pool[k:k + size])
                 k += size
-        return {"hands": hands, "dog": _mask(pool[k:])}
+        return {"hands": hands, "dog": mask_of(pool[k:])}
 
     def _count(self, key: str, n: float = 1) -> None:
         with _STATS_LOCK:
@@ -641,9 +639,9 @@ def _deal_unknown(rng: random.Random, unknown: list[int], n: int, me: int,
         if s == me:
             hands.append(0)
         else:
-            hands.append(_mask(unknown[k:k + size]))
+            hands.append(mask_of(unknown[k:k + size]))
             k += size
-    return hands, _mask(unknown[k:k + extra])
+    return hands, mask_of(unknown[k:k + extra])
 
 
 def choose_ecart(ev: TarotEvaluator, enlarged: int, cands: list[int], unknown: list[int],

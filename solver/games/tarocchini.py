@@ -35,7 +35,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..cards import TAROCCHINI_DECK, bit_list
+from ..cards import TAROCCHINI_DECK, bit_list, mask_of
 from ..errors import DealError, IllegalMoveError, NotationError, OptionError
 from ..notation import Deal, Record
 from ..options import Option, resolve
@@ -347,11 +347,6 @@ def hand_totals(piles: list[int], declared: list[int], last_side: int,
             "last_trick": last_side, "totals_half": totals}
 
 
-def _mask(cards) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
 
 
 # --- the state ------------------------------------------------------------------------
@@ -404,7 +399,7 @@ class TarocchiniState(GameState):
         self.deal = deal
         # running match totals before this deal (OTTO-SCORE-3), from the option
         self.totals = list(totals) if totals else list(options.get("totals", (0, 0)))
-        self.hands: list[int] = [_mask(h) for h in deal.hands]
+        self.hands: list[int] = [mask_of(h) for h in deal.hands]
         self.trick: list[tuple[int, int]] = []
         self.tricks: list[tuple[list[tuple[int, int]], int]] = []
         self.leader = self.eldest
@@ -433,17 +428,17 @@ class TarocchiniState(GameState):
         self.monte_masks: list[list[int]] = []
         if self.variant == "ottocento":
             self.side_of: tuple[int, ...] = (0, 1, 0, 1)
-            self.talon = _mask(deal.extras["talon"])
+            self.talon = mask_of(deal.extras["talon"])
             for name in ("_first_five", "_second_five"):
                 if name in deal.extras:
                     pile = deal.extras[name]
-                    self.monte_masks.append([_mask(pile[5 * i:5 * i + 5]) for i in range(4)])
+                    self.monte_masks.append([mask_of(pile[5 * i:5 * i + 5]) for i in range(4)])
             self.phase = "monte" if options["monte"] != "off" else ""
             if options["monte"] == "off":
                 self._after_deal()
         else:
             self.side_of = (1, 1, 1)
-            self.stock = _mask(deal.extras["stock"])
+            self.stock = mask_of(deal.extras["stock"])
             self.phase = "bid"
 
     # --- construction for analysis ----------------------------------------------------
@@ -913,7 +908,7 @@ class TarocchiniState(GameState):
             if len(parts) != 3 or parts[1] not in FAMILIES:
                 raise NotationError("bad declaration token (decl:<family>:<C1+C2+...>)", token)
             cards = [DECK.card(t) for t in parts[2].split("+")]
-            return Move("declare", (parts[1], _mask(cards)))
+            return Move("declare", (parts[1], mask_of(cards)))
         if ":" in token:
             card, _, sig = token.partition(":")
             if sig not in SIGNALS:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import random
 
+from ..cards import mask_of
 from ..errors import AtoutError
 from ..games.base import Move
 from ..games.belote_common import (
@@ -48,8 +49,6 @@ FULL = (1 << 32) - 1
 TRUMP_VALUE = {RJ: 8, R9: 6, RA: 4, RT: 3, RK: 2, RQ: 2, R8: 1, R7: 1}
 
 
-def _mask(text: str) -> int:
-    return sum(1 << c for c in DECK.parse_cards(text)) if text else 0
 
 
 def _has(hand: int, suit: int, rank: int) -> bool:
@@ -120,7 +119,7 @@ BELOTE_SECOND = 18
 
 def choose_take(obs: dict, legal: list[Move]) -> Move:
     """Belote round 1 (take the turned suit) and round 2 (name another strain)."""
-    hand = obs["hand"] if isinstance(obs["hand"], int) else _mask(obs["hand"])
+    hand = obs["hand"] if isinstance(obs["hand"], int) else mask_of(DECK.parse_cards(obs["hand"]))
     turned = DECK.card(obs["turned"])
     with_turned = hand | 1 << turned  # the taker always gets the turned card (BELOTE-BID-4)
     passing = next(m for m in legal if m.kind == "pass") if any(
@@ -167,7 +166,7 @@ def defence_strength(hand: int, strain: int) -> int:
 def choose_call(obs: dict, legal: list[Move]) -> Move:
     """One Coinche call: raise the partner, bid our best strain, coinche, or pass."""
     me = obs["seat"]
-    hand = obs["hand"] if isinstance(obs["hand"], int) else _mask(obs["hand"])
+    hand = obs["hand"] if isinstance(obs["hand"], int) else mask_of(DECK.parse_cards(obs["hand"]))
     pass_move = Move("pass")
     contract = obs["contract"]
     by_bid = {m.value: m for m in legal if m.kind == "bid"}
@@ -220,12 +219,12 @@ class _View:
 
     def __init__(self, obs: dict):
         self.me = obs["seat"]
-        self.hand = _mask(obs["hand"])
+        self.hand = mask_of(DECK.parse_cards(obs["hand"]))
         self.strain = strain_of(obs["strain"])
         self.taker = obs["taker"]
         self.trick = [(s, DECK.card(t)) for s, t in obs["trick"]]
         self.tricks = [[(s, DECK.card(t)) for s, t in tr] for tr, _ in obs["tricks"]]
-        played = _mask(obs.get("gone") or "")
+        played = mask_of(DECK.parse_cards(obs.get("gone") or ""))
         for tr in [*self.tricks, self.trick]:
             for _, c in tr:
                 played |= 1 << c
