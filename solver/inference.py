@@ -94,14 +94,25 @@ class AuctionModel:
         """Does a world (current holdings per seat) follow the auction? ``played``: the
         cards each seat has played so far (masks), which were in its hand then.
         Belote: ``rng`` picks the subset of each caller's cards it held at the auction."""
+        return self.misfits(holdings, played, rng, stop_at=1) == 0
+
+    def misfits(self, holdings: list[list[int]], played: dict[int, int],
+                rng: random.Random | None = None, stop_at: int | None = None) -> int:
+        """How many calling seats' hands in this world do not make their calls (counting
+        stops at ``stop_at``). If each seat strays from the heuristic bidder with a
+        small probability, a world with fewer strays is the likelier: ``pimc`` fills a
+        shortfall of fitting worlds with the draws that have the fewest."""
+        bad = 0
         for seat in self.calls:
             hand = self.auction_hand(seat, holdings, played.get(seat, 0))
             if self.dealt_before is not None:
                 cards = bit_list(hand & ~self.not_dealt)
                 hand = mask_of((rng or random).sample(cards, self.dealt_before))
             if not self.fits_hand(seat, hand):
-                return False
-        return True
+                bad += 1
+                if stop_at is not None and bad >= stop_at:
+                    break
+        return bad
 
 
 def auction_model(state: Any, seat: int) -> AuctionModel | None:

@@ -20,6 +20,7 @@ announcements, declarations): ``bidding='sim'`` takes them by simulation
 
 from __future__ import annotations
 
+import heapq
 import random
 import time
 from typing import Any
@@ -247,9 +248,10 @@ class PimcAgent(_CardAgent):
                     ) -> tuple[list[list[list[int]]], int | None]:
         """The worlds to solve: uniform draws (``solver.constraints``); with
         ``auction``, draws until ``worlds`` of them follow the auction (at most
-        ``DRAWS_PER_WORLD`` per world, and half of ``seconds``), the first draws that
-        do not filling any shortfall. Returns the worlds and how many follow the
-        auction (None: not asked, or no model for this game / auction)."""
+        ``DRAWS_PER_WORLD`` per world, and half of ``seconds``); a shortfall is filled
+        with the draws in which the fewest calling seats miss their calls (earliest
+        first). Returns the worlds and how many follow the auction (None: not asked,
+        or no model for this game / auction)."""
         model = played = None
         if self.auction:
             obs = state.observation(seat)
@@ -260,21 +262,28 @@ class PimcAgent(_CardAgent):
         draw = constraints.holdings_sampler(state, seat)
         rng = random.Random(seed)
         good: list[list[list[int]]] = []
-        other: list[list[list[int]]] = []
+        # the best misfits so far, a max-heap on (misfits, order): (-misfits, -order, world)
+        other: list[tuple[int, int, list[list[int]]]] = []
         # with a time budget, drawing may use half of it (the rest solves the worlds)
         stop = None if self.seconds is None else time.monotonic() + self.seconds / 2
         for i in range(inference.DRAWS_PER_WORLD * self.worlds):
             if stop is not None and i % 64 == 63 and time.monotonic() > stop:
                 break
             h = draw(rng)
-            if model.fits(h, played, rng):
+            # a draw is kept as a filler only if it beats the worst one kept
+            worst = -other[0][0] if len(other) == self.worlds else None
+            bad = model.misfits(h, played, rng, stop_at=worst)
+            if bad == 0:
                 good.append(h)
                 if len(good) == self.worlds:
                     break
-            elif len(other) < self.worlds:
-                other.append(h)
+            elif worst is None or bad < worst:
+                heapq.heappush(other, (-bad, -i, h))
+                if len(other) > self.worlds:
+                    heapq.heappop(other)
         fit = len(good)
-        return (good + other)[:self.worlds], fit
+        fill = [h for _, _, h in sorted(other, key=lambda x: (-x[0], -x[1]))]
+        return (good + fill)[:self.worlds], fit
 
     def _auction_model(self, state: GameState, seat: int, obs: dict[str, Any],
                        played: dict[int, int]):

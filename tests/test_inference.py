@@ -1,8 +1,10 @@
 """Card-play worlds that follow the auction (``pimc:auction=1``, solver.inference)."""
 
+import random
+
 import pytest
 
-from solver import constraints
+from solver import constraints, inference
 from solver.errors import OptionError
 from solver.games import get_game
 from solver.heuristic import HeuristicAgent
@@ -57,6 +59,32 @@ def test_worlds_follow_the_auction():
         return sum(strain_strength(sum(1 << c for c in w[taker]), strain) for w in ws) / len(ws)
 
     assert mean_strength(worlds[:fit]) > mean_strength(uniform)
+
+
+def test_shortfall_filled_by_fewest_misfits(monkeypatch):
+    """Too few draws to find enough fitting worlds: the fill is the draws in which the
+    fewest calling seats miss their calls, fewest first (likeliest if each seat strays
+    from the heuristic bidder with a small probability)."""
+    monkeypatch.setattr(inference, "DRAWS_PER_WORLD", 1)
+    st = after_auction(3)
+    seat = st.to_act
+    agent = PimcAgent(seed=0, worlds=60, auction=True)
+    worlds, fit = agent.draw_worlds(st, seat, seed=11)
+    model = auction_model(st, seat)
+    played = played_by_seat(st.observation(seat), "coinche")
+    assert len(worlds) == 60 and fit < 60
+    counts = [model.misfits(w, played) for w in worlds]
+    assert counts[:fit] == [0] * fit
+    assert all(c >= 1 for c in counts[fit:]) and counts[fit:] == sorted(counts[fit:])
+    assert max(counts) <= len(model.calls)
+    # the same 60 draws replayed (Coinche draws use the rng only to sample): the fill
+    # is the misfits ranked by (count, draw order)
+    draw, rng = constraints.holdings_sampler(st, seat), random.Random(11)
+    draws = [draw(rng) for _ in range(60)]
+    ranked = sorted((model.misfits(w, played), i) for i, w in enumerate(draws)
+                    if model.misfits(w, played))
+    assert worlds[fit:] == [draws[i] for _, i in ranked]
+    assert [model.misfits(w, played) for w in draws] != counts   # the ranking changed something
 
 
 def test_auction_worlds_are_deterministic_and_optional():
