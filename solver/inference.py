@@ -13,8 +13,12 @@ taker's hand at the auction is its hand now, plus the cards it played and its é
 minus the dog it took). Belote: a seat called on the first 5 of its 8 cards (the
 taker's 8 include the turned card), which a world does not tell apart: all 5-card
 subsets were equally likely, so a world is kept when a random subset per caller makes
-its calls (exact rejection sampling of the same posterior). Tarocchini has no
-heuristic-bidder model here yet.
+its calls (exact rejection sampling of the same posterior). Terziglio: every seat
+bid on its 18 (19) dealt cards; a gioco declarer then took the stock and discarded as
+many cards, unseen by the others, so his dealt hand is a random subset of his cards
+now, played and discarded (the same argument as Belote); a solo declarer and the
+defenders hold what they were dealt. Ottocento's monte votes (OTTO-DEAL-4, made on 5
+of 15 cards, and only "all monte" ends a deal) are not modelled.
 """
 
 from __future__ import annotations
@@ -42,6 +46,10 @@ def _heuristic_call(game: str) -> Callable[[dict[str, Any], list], Any] | None:
         from .heuristics.tarot import choose_bid
 
         return choose_bid
+    if game == "tarocchini":
+        from .heuristics.tarocchini import choose_bid
+
+        return choose_bid
     return None
 
 
@@ -60,6 +68,17 @@ def _auction_hand(state: Any, seat: int) -> Callable[[int, list[list[int]], int]
             return hand
 
         return tarot_hand
+    if state.game == "tarocchini" and obs.get("contract") == "gioco":
+        # TERZ-BID-2: the declarer took the stock in and discarded as many (aside)
+        declarer, aside = obs["declarer"], state.n
+
+        def gioco_hand(caller: int, holdings: list[list[int]], played: int) -> int:
+            hand = played | mask_of(holdings[caller])
+            if caller == declarer:
+                hand |= mask_of(holdings[aside])
+            return hand
+
+        return gioco_hand
     return lambda caller, holdings, played: played | mask_of(holdings[caller])
 
 
@@ -70,12 +89,13 @@ class AuctionModel:
     def __init__(self, calls: dict[int, list[tuple[dict[str, Any], list, Any]]],
                  decide: Callable[[dict[str, Any], list], Any],
                  auction_hand: Callable[[int, list[list[int]], int], int],
-                 dealt_before: int | None = None, not_dealt: int = 0):
+                 dealt_before: dict[int, int] | None = None, not_dealt: int = 0):
         self.calls = calls
         self.decide = decide
         self.auction_hand = auction_hand
-        # Belote: the seat held ``dealt_before`` of its cards (not ``not_dealt``) then
-        self.dealt_before = dealt_before
+        # Belote, Terziglio gioco: seat s held a random ``dealt_before[s]`` of its
+        # auction-hand cards (never ``not_dealt``) when it called
+        self.dealt_before = dealt_before or {}
         self.not_dealt = not_dealt
         self._fit: dict[tuple[int, int], bool] = {}
 
@@ -93,7 +113,8 @@ class AuctionModel:
              rng: random.Random | None = None) -> bool:
         """Does a world (current holdings per seat) follow the auction? ``played``: the
         cards each seat has played so far (masks), which were in its hand then.
-        Belote: ``rng`` picks the subset of each caller's cards it held at the auction."""
+        Belote, Terziglio gioco: ``rng`` picks the subset of a caller's cards it held
+        at the auction."""
         return self.misfits(holdings, played, rng, stop_at=1) == 0
 
     def misfits(self, holdings: list[list[int]], played: dict[int, int],
@@ -105,9 +126,9 @@ class AuctionModel:
         bad = 0
         for seat in self.calls:
             hand = self.auction_hand(seat, holdings, played.get(seat, 0))
-            if self.dealt_before is not None:
+            if seat in self.dealt_before:
                 cards = bit_list(hand & ~self.not_dealt)
-                hand = mask_of((rng or random).sample(cards, self.dealt_before))
+                hand = mask_of((rng or random).sample(cards, self.dealt_before[seat]))
             if not self.fits_hand(seat, hand):
                 bad += 1
                 if stop_at is not None and bad >= stop_at:
@@ -124,7 +145,7 @@ def auction_model(state: Any, seat: int) -> AuctionModel | None:
 
     decide = _heuristic_call(state.game)
     obs = state.observation(seat)
-    heard_calls = obs.get("calls", obs.get("auction"))
+    heard_calls = obs.get("calls", obs.get("auction", obs.get("bids")))
     if decide is None or not heard_calls:
         return None
     rec = state.to_record()
@@ -137,7 +158,12 @@ def auction_model(state: Any, seat: int) -> AuctionModel | None:
     if state.game == "belote":  # BELOTE-DEAL-1/2/3: the calls were made on 5 random cards
         turned = DECKS["belote"].card(obs["turned"])
         return AuctionModel(calls, decide, _auction_hand(state, seat),
-                            dealt_before=5, not_dealt=1 << turned)
+                            dealt_before=dict.fromkeys(calls, 5), not_dealt=1 << turned)
+    if state.game == "tarocchini" and obs.get("contract") == "gioco" \
+            and obs["declarer"] in calls:
+        # he bid on as many cards as every seat was dealt (TERZ-DEAL-1)
+        return AuctionModel(calls, decide, _auction_hand(state, seat),
+                            dealt_before={obs["declarer"]: len(rec.deal.hands[seat])})
     return AuctionModel(calls, decide, _auction_hand(state, seat))
 
 

@@ -183,7 +183,7 @@ class PimcAgent(_CardAgent):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
         if auction not in (True, False, 0, 1):
             raise OptionError(f"pimc: auction must be true or false, got {auction!r}")
-        # worlds follow the auction (solver.inference; Coinche, Belote, Tarot): others'
+        # worlds follow the auction (solver.inference; Coinche, Belote, Tarot, Terziglio): others'
         # hands make their calls when the heuristic bidder holds them
         self.auction = bool(auction)
         self._models: dict[Any, Any] = {}
@@ -289,7 +289,7 @@ class PimcAgent(_CardAgent):
                        played: dict[int, int]):
         """The auction model of this deal for ``seat`` (built once per deal: the key
         is public: the seat, dealer, calls and the seat's own cards)."""
-        calls = obs.get("calls", obs.get("auction"))
+        calls = obs.get("calls", obs.get("auction", obs.get("bids")))
         if not calls:
             return None
         own = state.hands[seat] | played.get(seat, 0)

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from solver import constraints, inference
+from solver.cards import bit_list, mask_of
 from solver.errors import OptionError
 from solver.games import get_game
 from solver.heuristic import HeuristicAgent
@@ -99,20 +100,75 @@ def test_auction_worlds_are_deterministic_and_optional():
         PimcAgent(auction=5)
 
 
-def test_games_without_a_model_draw_uniform_worlds():
-    """Tarocchini has no auction model: the worlds are the uniform draws."""
-    for seed in range(2, 40):
-        st = get_game("tarocchini").new_state(options={"game": "terziglio"}, dealer=0,
-                                              seed=seed)
-        h = HeuristicAgent(seed=seed)
-        while st.phase != "play" and not st.is_over():
-            st.play(h.choose(st, st.to_act))
-        if st.phase == "play":
-            break
+def _tarocchini_in_play(variant: str, seed: int, cards_played: int = 0):
+    st = get_game("tarocchini").new_state(options={"game": variant}, dealer=seed % 3,
+                                          seed=seed)
+    h = HeuristicAgent(seed=seed)
+    while st.phase != "play" and not st.is_over():
+        st.play(h.choose(st, st.to_act))
+    for _ in range(cards_played if st.phase == "play" else 0):
+        st.play(h.choose(st, st.to_act))
+    return st if st.phase == "play" else None
+
+
+def test_ottocento_draws_uniform_worlds():
+    """Ottocento's monte votes are not modelled: the worlds are the uniform draws."""
+    st = next(s for s in (_tarocchini_in_play("ottocento", k) for k in range(2, 40)) if s)
     agent = PimcAgent(seed=0, worlds=4, auction=True)
     worlds, fit = agent.draw_worlds(st, st.to_act, seed=1)
     assert fit is None and worlds == constraints.sample_holdings(st, st.to_act, 4, seed=1)
 
+
+def test_terziglio_true_deals_follow_the_bids():
+    """TERZ-BID-1..3: every seat bid on its dealt cards. Defenders and a solo declarer
+    hold them still (plus what they played): the true deal fits. A gioco declarer's
+    dealt hand is a random subset, of the dealt size, of his cards now, played and
+    discarded: it is among them and makes his bid."""
+    contracts = set()
+    for seed in range(60):
+        st = _tarocchini_in_play("terziglio", seed, cards_played=seed % 7)
+        if st is None:
+            continue
+        dealt = st.to_record().deal.hands   # the true deal
+        for seat in range(3):
+            model = auction_model(st, seat)
+            assert model is not None and seat not in model.calls
+            assert sorted(model.calls) == sorted(s for s in range(3) if s != seat)
+            obs = st.observation(seat)
+            played = played_by_seat(obs, "tarocchini")
+            truth = [bit_list(h) for h in st.hands] + [bit_list(st.discard | st.stock)]
+            for caller in model.calls:
+                hand = model.auction_hand(caller, truth, played.get(caller, 0))
+                real = mask_of(dealt[caller])
+                if caller in model.dealt_before:
+                    assert caller == st.declarer and st.contract == "gioco"
+                    assert model.dealt_before[caller] == len(dealt[caller])
+                    assert hand & real == real and hand.bit_count() == len(dealt[caller]) \
+                        + (st.discard).bit_count()
+                else:
+                    assert hand == real
+                assert model.fits_hand(caller, real), (seed, seat, caller)
+        contracts.add(st.contract)
+    assert contracts == {"gioco", "solo"}
+
+
+def test_terziglio_pimc_worlds_follow_the_bids():
+    """A defender's worlds give the declarer a hand that bids as he did."""
+    for seed in range(60):
+        st = _tarocchini_in_play("terziglio", seed, cards_played=2)
+        if st is not None and st.to_act != st.declarer:
+            break
+    seat = st.to_act
+    worlds, fit = PimcAgent(seed=0, worlds=20, auction=True).draw_worlds(st, seat, 3)
+    assert fit is not None and fit > 0 and len(worlds) == 20
+    model = auction_model(st, seat)
+    played = played_by_seat(st.observation(seat), "tarocchini")
+    assert st.declarer in model.calls
+    exact = [c for c in model.calls if c not in model.dealt_before]   # no exchange
+    assert exact
+    for w in worlds[:fit]:
+        for caller in exact:
+            assert model.fits_hand(caller, model.auction_hand(caller, w, played.get(caller, 0)))
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])
@@ -176,7 +232,7 @@ def test_belote_true_deals_follow_the_auction_on_their_first_five_cards():
             break
     seat = st.to_act
     model = auction_model(st, seat)
-    assert model is not None and model.dealt_before == 5
+    assert model is not None and model.dealt_before == dict.fromkeys(model.calls, 5)
     for caller in model.calls:  # the real 5-card hands make the calls
         assert model.fits_hand(caller, first5[caller])
     worlds, fit = PimcAgent(seed=0, worlds=16, auction=True).draw_worlds(st, seat, 5)
