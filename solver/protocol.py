@@ -65,11 +65,16 @@ def _field(req: dict[str, Any], name: str, kind: type | tuple[type, ...], defaul
         return default
     value = req[name]
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    if isinstance(value, bool) and bool not in kinds:
-        raise AtoutError(f"field {name!r} must be {kinds[0].__name__}, got {value!r}")
-    if not isinstance(value, kinds):
-        raise AtoutError(f"field {name!r} must be {kinds[0].__name__}, got {value!r}")
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        # JSON names: a record may be a string or an object
+        want = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in kinds
+                           if not (k is int and float in kinds))
+        raise AtoutError(f"field {name!r} must be {want}, got {value!r}")
     return value
+
+
+_JSON_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "an object",
+               list: "a list", bool: "true or false"}
 
 
 def _state(req: dict[str, Any]):

@@ -65,7 +65,7 @@ def test_garbage_gets_an_error_line_and_the_server_goes_on():
     assert "unknown cmd" in replies[2]["error"] and replies[3]["id"] == 1
     assert replies[4]["id"] == 2 and replies[4]["phase"] == "bid" and "pass" in replies[4]["legal"]
     assert "Deal" in replies[5]["error"]
-    assert "field 'seed' must be int" in replies[6]["error"]
+    assert "field 'seed' must be an integer, got" in replies[6]["error"]
     assert "needs the field 'record'" in replies[7]["error"]
     assert replies[8] == {"id": "bye", "ok": True}
 
@@ -187,3 +187,18 @@ def test_cli_move_and_serve():
     lines = [json.loads(x) for x in res.output.splitlines()]
     assert res.exit_code == 0 and [x["ok"] for x in lines] == [False, True]
     assert lines[1]["move"] == reply["move"]
+
+
+def test_field_types_are_named_as_json_types():
+    """A field of the wrong type is named with its JSON types (a record may be a string
+    or an object; a time a number)."""
+    lines = [json.dumps({"cmd": "move", "record": True}),
+             json.dumps({"cmd": "solve", "record": record_text("coinche", {}, 3),
+                         "deadline": "soon"}),
+             json.dumps({"cmd": "evaluate", "game": "coinche", "hand": "AS", "options": []})]
+    out = io.StringIO()
+    serve(lines, out)
+    errors = [json.loads(x)["error"] for x in out.getvalue().splitlines()]
+    assert errors == ["field 'record' must be a string or an object, got True",
+                      "field 'deadline' must be a number, got 'soon'",
+                      "field 'options' must be an object, got []"]
