@@ -5,8 +5,10 @@ uniform), solve each world double-dummy for every legal card (``solver.dd``), ag
 the values per card and play the best. Budgets: ``worlds`` and/or ``seconds`` (which
 also bounds simulated bids);
 ``threads`` solves worlds in parallel (same decisions as one thread).
-Objectives: ``mean`` (expected value for the seat's side) or ``make`` (how often the
-seat's side comes out ahead). ``horizon``: ``auto`` (default) solves each world to the
+Objectives: ``mean`` (expected score of the seat's side) or ``make`` (how often the
+seat's side comes out ahead); in Belote and Coinche a world's value is the deal's
+score, contract and all (``solver.dd.belote.attack_net_score``), and ``points``
+averages the attack's card points instead (the DD value itself). ``horizon``: ``auto`` (default) solves each world to the
 end of the deal where that is cheap and, where it is not (Tarot, Tarocchini early in
 the deal), by the game's horizon search (``solver.dd.<game>.default_horizon``: exact
 play for some tricks, then a static evaluation); ``exact`` always searches to the end
@@ -27,6 +29,7 @@ from typing import Any
 
 from . import constraints, dd, inference, parallel
 from .agents import Agent
+from .cards import mask_of
 from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
 from .heuristic import HeuristicAgent
@@ -46,6 +49,8 @@ DEFAULT_TT_BITS = {"belote": 16, "coinche": 16}
 # early in the deal), worlds are solved by a horizon search: exact play for a number of
 # tricks, then the game's static evaluation (``solver.dd.<game>.default_horizon``).
 HORIZON_CHOICES = ("auto", "exact")
+
+OBJECTIVES = ("mean", "make", "points")
 
 
 def seat_sign(world: GameState, seat: int) -> int:
@@ -189,8 +194,9 @@ class PimcAgent(_CardAgent):
         self._models: dict[Any, Any] = {}
         if not isinstance(worlds, int) or worlds < 1:
             raise OptionError(f"pimc: worlds must be a positive integer, got {worlds!r}")
-        if objective not in ("mean", "make"):
-            raise OptionError(f"pimc: objective must be mean or make, got {objective!r}")
+        if objective not in OBJECTIVES:
+            raise OptionError(f"pimc: objective must be one of {', '.join(OBJECTIVES)}, "
+                              f"got {objective!r}")
         self.worlds, self.seconds, self.objective = worlds, seconds, objective
         self.threads = parallel.check_threads(threads)
         self.last_stats: dict[str, Any] = {}
@@ -207,30 +213,40 @@ class PimcAgent(_CardAgent):
         # Belote/Coinche: the searched value depends only on the hands and the public
         # play, so worlds are solved from their hands without building a world state
         # (which replays the whole history: most of the time of a mid-deal decision).
-        direct = getattr(dd.module_for(state.game), "world_card_solver", None)
+        module = dd.module_for(state.game)
+        direct = getattr(module, "world_card_solver", None)
         if direct is not None:
             solve_hands = direct(state, self.budget(state), self.table_bits(state))
             own_sign = seat_sign(state, seat)  # the sides are public
+            # the DD value is the attack's card points; a world scores the deal
+            to_score = getattr(module, "attack_net_score", None)
+            net = to_score(state) if to_score and self.objective != "points" else None
 
             def solve(holdings):
-                return own_sign, solve_hands(holdings[:len(state.hands)])
+                hands = holdings[:len(state.hands)]
+                values = {m: r.value for m, r in solve_hands(hands).items()}
+                if net is not None and None not in values.values():
+                    masks = [mask_of(h) for h in hands]
+                    values = {m: net(v, masks) for m, v in values.items()}
+                return own_sign, values
         else:
             _, make_world = constraints.game_functions(state.game)
 
             def solve(holdings):
                 world = make_world(state, seat, holdings)
-                return seat_sign(world, seat), self.solve_cards(world, horizon)
+                values = self.solve_cards(world, horizon)
+                return seat_sign(world, seat), {m: r.value for m, r in values.items()}
 
         # Worlds are solved in ``threads`` threads and consumed in sampling order, so
         # the decision does not depend on the thread count.
         for sign, values in parallel.ordered_map(solve, draws, self.threads):
-            if any(r.value is None for r in values.values()):
+            if None in values.values():
                 skipped += 1  # budget hit in this world: skip it rather than guess
             else:
-                best = max(sign * r.value for r in values.values())
+                best = max(sign * v for v in values.values())
                 for m in cards:
-                    v = sign * values[m].value
-                    totals[m] += v if self.objective == "mean" else (v >= best) + (v > 0)
+                    v = sign * values[m]
+                    totals[m] += v if self.objective != "make" else (v >= best) + (v > 0)
                 used += 1
             if self.seconds is not None and used and time.monotonic() - start > self.seconds:
                 break

@@ -188,6 +188,52 @@ def world_card_solver(state: Any, node_budget: int | None = None,
     return solve
 
 
+def attack_net_score(state: Any):
+    """``net(points, hands)``: the deal's score for the attack team minus the defence's
+    (unrounded), when the attack ends with ``points`` final card points (the DD value:
+    dix de der in, ``capot_points`` for a capot) and the four current hands are
+    ``hands`` (masks; a world's). It scores by the game's own ``score_deal``
+    (COINCHE-MADE-1..3 and COINCHE-SCORE-1..6; BELOTE-SCORE-2..8), with the contract
+    and multiplier of ``state``, the belotes already declared plus those a world holds
+    whole (BELOTE-BR-3: a holder declares, as in the DD model) and the announces
+    settled so far. It rises with ``points`` (made rises with points, a failed contract
+    scores the same whatever the points), so a side that plays for points in one world
+    also plays for this score: PIMC averages it over its worlds. As in ``par``, 0
+    points is taken as a defence capot, and a Coinche générale as made by a capot."""
+    from ..games import belote as be
+    from ..games import coinche as co
+    from ..games.belote_common import belote_suits
+
+    opts = state.options
+    attack, strain = state.attack, state.strain
+    ta = opts.get("ta_belote", "each_suit")
+    declared = state.belote_points()
+    ann_team, ann_pts = state.announce_team, state.announce_points
+    capot_pts = rules_of_state(state).capot_points
+    coinche = state.game == "coinche"
+
+    def net(points: int, hands: list[int]) -> int:
+        bel = list(declared)
+        for seat, h in enumerate(hands):
+            bel[seat % 2] += 20 * len(belote_suits(h, strain, ta))
+        capot_team = attack if points == capot_pts else (1 - attack if points == 0 else None)
+        if coinche:
+            cards = [points, 162 - points] if attack == 0 else [162 - points, points]
+            if capot_team is not None:
+                cards = [162, 0] if capot_team == 0 else [0, 162]
+            res = co.score_deal(state.value, attack, state.multiplier, cards, capot_team,
+                                capot_team == attack, bel, ann_team, ann_pts, opts)
+        else:
+            cards = [points, 162 - points] if attack == 0 else [162 - points, points]
+            if capot_team is not None:
+                cards = [capot_pts, 0] if capot_team == 0 else [0, capot_pts]
+            res = be.score_deal(attack, cards, bel, ann_team, ann_pts, capot_team, opts)
+        ex = res["exact"]
+        return ex[attack] - ex[1 - attack]
+
+    return net
+
+
 def principal_variation(state: Any, node_budget: int | None = None,
                         deadline: float | None = None,
                         tt_bits: int = DEFAULT_TT_BITS) -> list[Move]:
