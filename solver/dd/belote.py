@@ -216,6 +216,11 @@ def attack_net_score(state: Any):
         bel = list(declared)
         for seat, h in enumerate(hands):
             bel[seat % 2] += 20 * len(belote_suits(h, strain, ta))
+        return scored(points, *bel)
+
+    @cache
+    def scored(points: int, bel0: int, bel1: int) -> int:
+        bel = [bel0, bel1]
         capot_team = attack if points == capot_pts else (1 - attack if points == 0 else None)
         if coinche:
             cards = [points, 162 - points] if attack == 0 else [162 - points, points]
