@@ -161,16 +161,21 @@ class Record:
         game = obj.get("game")
         if game not in DECKS:
             raise NotationError("unknown game", str(game))
-        options = {k: tuple(v) if isinstance(v, list) else v
-                   for k, v in (obj.get("options") or {}).items()}
+        raw_options = obj.get("options") or {}
+        if not isinstance(raw_options, dict):
+            raise NotationError("options must be an object of name: value")
+        options = {k: tuple(v) if isinstance(v, list) else v for k, v in raw_options.items()}
         dealer = obj.get("dealer", 0)
         if not isinstance(dealer, int) or isinstance(dealer, bool):
             raise NotationError("dealer must be a seat number", str(dealer))
         moves = obj.get("moves", [])
         if not isinstance(moves, list) or not all(isinstance(t, str) for t in moves):
             raise NotationError("moves must be a list of tokens")
+        tags = obj.get("tags") or {}
+        if not isinstance(tags, dict) or not all(isinstance(v, str) for v in tags.values()):
+            raise NotationError("tags must be an object of name: text")
         return cls(game, options, dealer, Deal.from_json(obj.get("deal"), DECKS[game]),
-                   list(moves), dict(obj.get("tags", {})))
+                   list(moves), dict(tags))
 
 
 def parse_record(text: str) -> Record:
