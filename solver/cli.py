@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 
@@ -104,6 +105,8 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
 
     opts = game_options(players, variant, option)
     get_game(game).new_state(options=opts, seed=0)  # validate options before starting
+    if out:
+        writable(out, "--out")  # before the match, not after hours of play
     cfg = MatchConfig(game, spec_a, spec_b, deals, seed, opts)
     if checkpoint:
         from .match import load_checkpoint
@@ -244,6 +247,8 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
     ctx = context_from(game, hand, seat, dealer, game_options(players, variant, option),
                        auction.split(), turned, extra)
     evaluator = make_evaluator(ctx)  # validates hand, seat and auction first
+    if plot:
+        writable(plot, "--plot")
     with click.progressbar(length=samples, label="worlds", file=sys.stderr) as bar:
         result = run_evaluation(ctx, samples=samples, seed=seed, mode=mode,
                                 progress=bar.update, evaluator=evaluator,
@@ -339,6 +344,21 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(0)
+    except OSError as e:  # a file named on the command line cannot be read or written
+        click.echo(f"atout: error: {e.filename or ''}: {e.strerror or e}", err=True)
+        sys.exit(2)
+
+
+def writable(path: str, what: str) -> None:
+    """Refuse an output file whose folder does not exist or cannot be written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise AtoutError(f"{what} {path}: is a folder, not a file")
+    if not os.path.isdir(folder):
+        raise AtoutError(f"{what} {path}: folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (os.path.exists(path)
+                                          and not os.access(path, os.W_OK)):
+        raise AtoutError(f"{what} {path}: not writable")
 
 
 if __name__ == "__main__":

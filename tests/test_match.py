@@ -116,3 +116,34 @@ def test_cli_match_checkpoint_resumes_and_refuses_another_match(tmp_path, capsys
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("atout: error: checkpoint") and "\n" not in err
+
+
+@pytest.mark.parametrize("flag,where,message", [
+    ("--out", "missing/r.json", "--out {}: folder"),
+    ("--out", "", "--out {}: is a folder"),
+    ("--checkpoint", "missing/m.jsonl", "{}: No such file or directory"),
+])
+def test_cli_match_unwritable_files_are_refused_before_play(tmp_path, capsys, flag, where,
+                                                            message):
+    """An output file that cannot be written is one error line (exit 2) before any
+    deal is played, not a traceback after the match."""
+    from solver.cli import main
+    path = str(tmp_path / where) if where else str(tmp_path)
+    with pytest.raises(SystemExit) as e:
+        main(["match", "coinche", "--a", "heuristic", "--b", "random", "--deals", "1",
+              flag, path])
+    assert e.value.code == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip()
+    assert err.startswith(f"atout: error: {message.format(path)}") and "\n" not in err
+    assert captured.out == ""   # nothing played
+
+
+def test_cli_evaluate_unwritable_plot_is_refused_before_work(tmp_path, capsys):
+    from solver.cli import main
+    with pytest.raises(SystemExit) as e:
+        main(["evaluate", "coinche", "--hand", "JH 9H AS TS KS QS 8C 7C", "--samples", "2",
+              "--plot", str(tmp_path / "no" / "p.png")])
+    assert e.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip().startswith("atout: error: --plot") and captured.out == ""
