@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from solver.cards import mask_of
 from solver.dd import tarocchini as dd
 from solver.errors import DealError, OptionError
 from solver.games import tarocchini as tg
@@ -135,16 +136,16 @@ def random_endgame(rng: random.Random, variant: str, tricks_left: int,
     perm = list(range(62))
     rng.shuffle(perm)
     if variant == "ottocento":
-        hands = [tg._mask(perm[15 * i:15 * i + 15]) for i in range(4)]
+        hands = [mask_of(perm[15 * i:15 * i + 15]) for i in range(4)]
         dealer = rng.randrange(4)
         st = tg.TarocchiniState.from_play(
-            hands, (dealer + 1) % 4, opts, dealer=dealer, discard=tg._mask(perm[60:]),
+            hands, (dealer + 1) % 4, opts, dealer=dealer, discard=mask_of(perm[60:]),
             decl_points=[rng.choice((0, 0, 10, 17, 36)) for _ in range(4)])
     else:
         each = rng.choice((18, 19))
         opts["terziglio_deal"] = "18+8" if each == 18 else "19+5"
-        hands = [tg._mask(perm[each * i:each * i + each]) for i in range(3)]
-        rest = tg._mask(perm[3 * each:])
+        hands = [mask_of(perm[each * i:each * i + each]) for i in range(3)]
+        rest = mask_of(perm[3 * each:])
         contract = rng.choice(("gioco", "solo"))
         st = tg.TarocchiniState.from_play(
             hands, rng.randrange(3), opts, declarer=rng.randrange(3), contract=contract,
@@ -271,7 +272,7 @@ def test_dd_table_solo():
     rng = random.Random(4)
     perm = list(range(62))
     rng.shuffle(perm)
-    hands = [tg._mask(perm[4 * i:4 * i + 4]) for i in range(3)]
+    hands = [mask_of(perm[4 * i:4 * i + 4]) for i in range(3)]
     table = dd.dd_table(hands, dealer=2)
     assert set(table) == {0, 1, 2}
     for declarer, r in table.items():
