@@ -148,3 +148,19 @@ def test_bad_horizon_value_is_a_clear_error(capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "expected auto, exact or a positive number" in err
+
+
+def test_solve_says_what_each_card_means_for_the_contract():
+    """Belote/Coinche: beside the attack's card points, each card's contract outcome
+    and the attack's net deal score (dd.belote.deal_scorer: COINCHE-MADE-1,
+    COINCHE-SCORE-1..6). The sample deal, coinched 100 S: only the spade leads make it."""
+    res = run("solve", str(EXAMPLES / "coinche_deal.txt"), "--at", "play", "--json",
+              "--no-line")
+    assert res.exit_code == 0, res.output
+    cards = {c["move"]: c for c in json.loads(res.output)["analysis"]["cards"]}
+    assert {m for m, c in cards.items() if c["outcome"] == "made"} == {"9S", "JS"}
+    assert all((c["attack_net"] > 0) == (c["outcome"] == "made") for c in cards.values())
+    # made: 162 + 2 x 100 for the attack, the defence keeps its belote (K+Q of spades)
+    assert cards["9S"]["value"] == 115 and cards["9S"]["attack_net"] == 362 - 20
+    text = run("solve", str(EXAMPLES / "coinche_deal.txt"), "--at", "play", "--no-line")
+    assert "contract  attack net" in text.output and "failed" in text.output

@@ -188,18 +188,17 @@ def world_card_solver(state: Any, node_budget: int | None = None,
     return solve
 
 
-def attack_net_score(state: Any):
-    """``net(points, hands)``: the deal's score for the attack team minus the defence's
-    (unrounded), when the attack ends with ``points`` final card points (the DD value:
-    dix de der in, ``capot_points`` for a capot) and the four current hands are
-    ``hands`` (masks; a world's). It scores by the game's own ``score_deal``
-    (COINCHE-MADE-1..3 and COINCHE-SCORE-1..6; BELOTE-SCORE-2..8), with the contract
-    and multiplier of ``state``, the belotes already declared plus those a world holds
-    whole (BELOTE-BR-3: a holder declares, as in the DD model) and the announces
-    settled so far. It rises with ``points`` (made rises with points, a failed contract
-    scores the same whatever the points), so a side that plays for points in one world
-    also plays for this score: PIMC averages it over its worlds. As in ``par``, 0
-    points is taken as a defence capot, and a Coinche générale as made by a capot."""
+def deal_scorer(state: Any):
+    """``score(points, hands)``: the game's own ``score_deal`` result (``made`` /
+    ``outcome``, ``exact`` and ``written`` amounts per team; COINCHE-MADE-1..3 and
+    COINCHE-SCORE-1..6, BELOTE-SCORE-2..8) when the attack ends the deal of ``state``
+    with ``points`` final card points (the DD value: dix de der in, ``capot_points``
+    for a capot) and the four current hands are ``hands`` (masks). The contract and
+    multiplier are those of ``state``; the belotes counted are those already declared
+    plus those a hand holds whole (BELOTE-BR-3: a holder declares, as in the DD
+    model); the announces are those settled so far. As in ``par``, 0 points is taken
+    as a defence capot, and a Coinche générale as made by a capot. Results are
+    memoized by (points, belotes)."""
     from ..games import belote as be
     from ..games import coinche as co
     from ..games.belote_common import belote_suits
@@ -212,28 +211,40 @@ def attack_net_score(state: Any):
     capot_pts = rules_of_state(state).capot_points
     coinche = state.game == "coinche"
 
-    def net(points: int, hands: list[int]) -> int:
+    def score(points: int, hands: list[int]) -> dict[str, Any]:
         bel = list(declared)
         for seat, h in enumerate(hands):
             bel[seat % 2] += 20 * len(belote_suits(h, strain, ta))
         return scored(points, *bel)
 
     @cache
-    def scored(points: int, bel0: int, bel1: int) -> int:
+    def scored(points: int, bel0: int, bel1: int) -> dict[str, Any]:
         bel = [bel0, bel1]
         capot_team = attack if points == capot_pts else (1 - attack if points == 0 else None)
+        cards = [points, 162 - points] if attack == 0 else [162 - points, points]
         if coinche:
-            cards = [points, 162 - points] if attack == 0 else [162 - points, points]
             if capot_team is not None:
                 cards = [162, 0] if capot_team == 0 else [0, 162]
-            res = co.score_deal(state.value, attack, state.multiplier, cards, capot_team,
-                                capot_team == attack, bel, ann_team, ann_pts, opts)
-        else:
-            cards = [points, 162 - points] if attack == 0 else [162 - points, points]
-            if capot_team is not None:
-                cards = [capot_pts, 0] if capot_team == 0 else [0, capot_pts]
-            res = be.score_deal(attack, cards, bel, ann_team, ann_pts, capot_team, opts)
-        ex = res["exact"]
+            return co.score_deal(state.value, attack, state.multiplier, cards, capot_team,
+                                 capot_team == attack, bel, ann_team, ann_pts, opts)
+        if capot_team is not None:
+            cards = [capot_pts, 0] if capot_team == 0 else [0, capot_pts]
+        return be.score_deal(attack, cards, bel, ann_team, ann_pts, capot_team, opts)
+
+    return score
+
+
+def attack_net_score(state: Any):
+    """``net(points, hands)``: the deal's score for the attack team minus the defence's
+    (unrounded ``exact`` amounts of ``deal_scorer``). It rises with ``points`` (made
+    rises with points; a failed contract scores the same whatever the points), so a
+    side that plays for points in a world also plays for this score: PIMC averages it
+    over its worlds."""
+    score = deal_scorer(state)
+    attack = state.attack
+
+    def net(points: int, hands: list[int]) -> int:
+        ex = score(points, hands)["exact"]
         return ex[attack] - ex[1 - attack]
 
     return net

@@ -92,6 +92,17 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
                      "complete": bool(r.complete), "nodes": int(r.nodes),
                      "seconds": round(r.seconds, 6)})
     rows.sort(key=lambda x: (x["value"] is None, -sign * (x["value"] or 0)))
+    scorer = getattr(mod, "deal_scorer", None)
+    if scorer is not None:
+        # Belote/Coinche: what each card's points mean for the contract (the attack's
+        # net deal score, unrounded)
+        score = scorer(state)
+        for row in rows:
+            if row["value"] is not None:
+                res = score(row["value"], list(state.hands))
+                ex = res["exact"]
+                row["outcome"] = res["outcome"]
+                row["attack_net"] = ex[state.attack] - ex[1 - state.attack]
     out: dict[str, Any] = {
         "game": state.game, "to_act": seat,
         "exact": all(r.exact for r in values.values()), "horizon": horizon,
@@ -118,10 +129,15 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     if not a.get("exact", True):
         lines.append(f"ESTIMATES: exact play for {a['horizon']} more trick(s), then a static "
                      "evaluation (not the exact double-dummy value)")
-    lines.append(f"{'card':>6}  {'value':>8}  {'nodes':>12}  {'time (s)':>9}")
+    scored = any("outcome" in r for r in a["cards"])
+    extra = f"  {'contract':>8}  {'attack net':>10}" if scored else ""
+    lines.append(f"{'card':>6}  {'value':>8}{extra}  {'nodes':>12}  {'time (s)':>9}")
     for r in a["cards"]:
         v = r["value"] if r["complete"] else "stopped"
-        lines.append(f"{r['move']:>6}  {v!s:>8}  {r['nodes']:>12,}  {r['seconds']:>9.4f}")
+        more = f"  {r.get('outcome', '-'):>8}  {r.get('attack_net', '-')!s:>10}" if scored \
+            else ""
+        lines.append(f"{r['move']:>6}  {v!s:>8}{more}  {r['nodes']:>12,}  "
+                     f"{r['seconds']:>9.4f}")
     if a.get("value") is not None:
         lines.append(f"position value: {a['value']}  (nodes {a['nodes']:,})")
     else:
