@@ -43,6 +43,7 @@ from itertools import combinations
 from solver.bidding import Context, evaluate
 from solver.bidding import tarot as bt
 from solver.cards import TAROT_DECK as D
+from solver.cards import mask_of
 from solver.games import tarot as T
 from solver.heuristic import HeuristicAgent
 
@@ -82,11 +83,7 @@ def _garde_deals(count: int, seed: int):
     rng = random.Random(seed)
     for _ in range(count):
         deal = T.deal_cards(4, rng.randrange(1 << 30))
-        yield [_mask(h) for h in deal.hands], _mask(deal.extras["dog"])
-
-
-def _mask(cards) -> int:
-    return sum(1 << c for c in cards)
+        yield [mask_of(h) for h in deal.hands], mask_of(deal.extras["dog"])
 
 
 def _ecart_check(quick: bool) -> list[dict]:
@@ -129,9 +126,9 @@ def all_ecarts(enlarged: int, dog_size: int) -> list[int]:
     """Every legal écart (TAROT-DOG-2)."""
     low = D.cards(enlarged & bt.LOW_MASK)
     if len(low) >= dog_size:
-        return [_mask(c) for c in combinations(low, dog_size)]
+        return [mask_of(c) for c in combinations(low, dog_size)]
     trumps = D.cards(enlarged & T.MIDDLE_TRUMPS)
-    return [_mask(low) | _mask(c) for c in combinations(trumps, dog_size - len(low))]
+    return [mask_of(low) | mask_of(c) for c in combinations(trumps, dog_size - len(low))]
 
 
 def _exhaustive_check(quick: bool) -> list[dict]:
