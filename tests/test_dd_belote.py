@@ -375,6 +375,7 @@ def test_attack_net_score_is_the_deal_score(game):
             st.play(h.choose(st, st.to_act))
         net = dd.attack_net_score(st)
         hands = list(st.hands)
+        won_before = st.tricks_won[st.attack]
         capot = st.options.get("capot_points", 252)
         scale = [net(p, hands) for p in [*range(163), capot]]
         assert scale == sorted(scale)
@@ -382,8 +383,8 @@ def test_attack_net_score_is_the_deal_score(game):
             st.play(h.choose(st, st.to_act))
         attack = st.attack
         points = st.card_points_final(capot)[attack]
-        if points == 0 and st.tricks_won[1 - attack] < 8:
-            continue   # 0 points without a defence capot: taken as one (see the docstring)
+        if points == 0 and st.tricks_won[1 - attack] < 8 and not won_before:
+            continue   # 0 points, no trick won yet: taken as a defence capot (docstring)
         ex = st.result["exact"]
         assert net(points, hands) == ex[attack] - ex[1 - attack], (seed, points, st.result)
         checked += 1
@@ -425,3 +426,32 @@ def test_pimc_averages_the_deal_score(game):
     assert expect["points"] != expect["mean"]
     with pytest.raises(OptionError, match="mean, make, points"):
         PimcAgent(objective="score")
+
+
+@pytest.mark.parametrize("game", ["coinche", "belote"])
+def test_zero_points_is_a_defence_capot_only_before_the_attack_wins_a_trick(game):
+    """0 final points: a defence capot (BELOTE-SCORE-4, COINCHE-CARD-5) while the attack
+    has won no trick; once it has, a 0-point trick was won and a failed contract scores
+    as an ordinary failure (the same as with 1 point)."""
+    from solver.games import get_game
+    from solver.heuristic import HeuristicAgent
+
+    seen = set()
+    for seed in range(60):
+        st = get_game(game).new_state(dealer=seed % 4, seed=seed)
+        h = HeuristicAgent(seed=seed)
+        while st.phase != "play" and not st.is_over():
+            st.play(h.choose(st, st.to_act))
+        while st.phase == "play" and (len(st.tricks) < 2 or st.trick):
+            st.play(h.choose(st, st.to_act))
+        if st.phase != "play" or getattr(st, "value", 0) >= coinche_game.CAPOT:
+            continue
+        score = dd.deal_scorer(st)
+        hands = list(st.hands)
+        if score(1, hands)["outcome"] != "failed":
+            continue   # made on its announces and belote alone: the points count
+        won = bool(st.tricks_won[st.attack])
+        same = score(0, hands)["exact"] == score(1, hands)["exact"]
+        assert same == won, (seed, won)
+        seen.add(won)
+    assert seen == {True, False}

@@ -196,9 +196,9 @@ def deal_scorer(state: Any):
     for a capot) and the four current hands are ``hands`` (masks). The contract and
     multiplier are those of ``state``; the belotes counted are those already declared
     plus those a hand holds whole (BELOTE-BR-3: a holder declares, as in the DD
-    model); the announces are those settled so far. As in ``par``, 0 points is taken
-    as a defence capot, and a Coinche générale as made by a capot. Results are
-    memoized by (points, belotes)."""
+    model); the announces are those settled so far. 0 points is taken as a defence
+    capot unless the attack has already won a trick (0-point tricks are possible), and a
+    Coinche générale as made by a capot. Results are memoized by (points, belotes)."""
     from ..games import belote as be
     from ..games import coinche as co
     from ..games.belote_common import belote_suits
@@ -210,6 +210,8 @@ def deal_scorer(state: Any):
     ann_team, ann_pts = state.announce_team, state.announce_points
     capot_pts = rules_of_state(state).capot_points
     coinche = state.game == "coinche"
+    # 0 points is a defence capot unless the attack has already won a trick
+    capot_for_zero = None if state.tricks_won[attack] else 1 - attack
 
     def score(points: int, hands: list[int]) -> dict[str, Any]:
         bel = list(declared)
@@ -220,7 +222,8 @@ def deal_scorer(state: Any):
     @cache
     def scored(points: int, bel0: int, bel1: int) -> dict[str, Any]:
         bel = [bel0, bel1]
-        capot_team = attack if points == capot_pts else (1 - attack if points == 0 else None)
+        capot_team = attack if points == capot_pts else (capot_for_zero if points == 0
+                                                         else None)
         cards = [points, 162 - points] if attack == 0 else [162 - points, points]
         if coinche:
             if capot_team is not None:
