@@ -8,10 +8,11 @@ also bounds simulated bids);
 Objectives: ``mean`` (expected score of the seat's side) or ``make`` (how often the
 seat's side comes out ahead); in Belote and Coinche a world's value is the deal's
 score, contract and all (``solver.dd.belote.attack_net_score``), and ``points``
-averages the attack's card points instead (the DD value itself). ``horizon``: ``auto`` (default) solves each world to the
-end of the deal where that is cheap and, where it is not (Tarot, Tarocchini early in
-the deal), by the game's horizon search (``solver.dd.<game>.default_horizon``: exact
-play for some tricks, then a static evaluation); ``exact`` always searches to the end
+averages the attack's card points instead (the DD value itself). ``horizon``:
+``auto`` (default) solves each world to the end of the deal where that is cheap and,
+where it is not (Tarot, Tarocchini early in the deal), by the game's horizon search
+(``solver.dd.<game>.default_horizon``: exact play for some tricks, then a static
+evaluation); ``exact`` always searches to the end
 (worlds over the node budget are left out); an integer fixes the horizon where the
 exact search is out of reach. Decisions other than card play (bids, discards, calls,
 announcements, declarations): ``bidding='sim'`` takes them by simulation
@@ -188,8 +189,8 @@ class PimcAgent(_CardAgent):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
         if auction not in (True, False, 0, 1):
             raise OptionError(f"pimc: auction must be true or false, got {auction!r}")
-        # worlds follow the auction (solver.inference; Coinche, Belote, Tarot, Terziglio): others'
-        # hands make their calls when the heuristic bidder holds them
+        # worlds follow the auction (solver.inference; Coinche, Belote, Tarot,
+        # Terziglio): others' hands make their calls when the heuristic bidder holds them
         self.auction = bool(auction)
         self._models: dict[Any, Any] = {}
         if not isinstance(worlds, int) or worlds < 1:
