@@ -352,6 +352,18 @@ def test_solve_cards_belote_move_and_announces():
     assert dd.solve(st).belote == [20, 0]
 
 
+def _heuristic_auction(game: str, seed: int):
+    """A deal of ``game`` after an auction by the heuristic player, and that player."""
+    from solver.games import get_game
+    from solver.heuristic import HeuristicAgent
+
+    st = get_game(game).new_state(dealer=seed % 4, seed=seed)
+    h = HeuristicAgent(seed=seed)
+    while st.phase != "play" and not st.is_over():
+        st.play(h.choose(st, st.to_act))
+    return st, h
+
+
 @pytest.mark.parametrize("game", ["coinche", "belote"])
 def test_attack_net_score_is_the_deal_score(game):
     """``attack_net_score`` (the value PIMC averages) scores a deal from the attack's
@@ -359,16 +371,10 @@ def test_attack_net_score_is_the_deal_score(game):
     BELOTE-SCORE-2..8, BELOTE-BR-3): at any point after the first trick (announces
     settled), with the current hands, it gives the finished deal's net score; and it
     never falls as the points rise."""
-    from solver.games import get_game
-    from solver.heuristic import HeuristicAgent
-
     checked = 0
     seen = set()
     for seed in range(80):
-        st = get_game(game).new_state(dealer=seed % 4, seed=seed)
-        h = HeuristicAgent(seed=seed)
-        while st.phase != "play" and not st.is_over():
-            st.play(h.choose(st, st.to_act))
+        st, h = _heuristic_auction(game, seed)
         if st.phase != "play" or getattr(st, "value", 0) == coinche_game.GENERALE:
             continue
         while len(st.tricks) < 1 + seed % 6 or st.trick:
@@ -433,15 +439,9 @@ def test_zero_points_is_a_defence_capot_only_before_the_attack_wins_a_trick(game
     """0 final points: a defence capot (BELOTE-SCORE-4, COINCHE-CARD-5) while the attack
     has won no trick; once it has, a 0-point trick was won and a failed contract scores
     as an ordinary failure (the same as with 1 point)."""
-    from solver.games import get_game
-    from solver.heuristic import HeuristicAgent
-
     seen = set()
     for seed in range(60):
-        st = get_game(game).new_state(dealer=seed % 4, seed=seed)
-        h = HeuristicAgent(seed=seed)
-        while st.phase != "play" and not st.is_over():
-            st.play(h.choose(st, st.to_act))
+        st, h = _heuristic_auction(game, seed)
         while st.phase == "play" and (len(st.tricks) < 2 or st.trick):
             st.play(h.choose(st, st.to_act))
         if st.phase != "play" or getattr(st, "value", 0) >= coinche_game.CAPOT:
