@@ -136,6 +136,12 @@ class AuctionModel:
         return bad
 
 
+def calls_heard(obs: dict[str, Any]) -> list:
+    """The auction in an observation: Coinche ``calls``, Belote/Tarot ``auction``,
+    Terziglio ``bids`` (empty if none)."""
+    return obs.get("calls") or obs.get("auction") or obs.get("bids") or []
+
+
 def auction_model(state: Any, seat: int) -> AuctionModel | None:
     """The model of the other seats' calls in ``state`` (as ``seat`` heard them), or
     None when the game has none or nobody else called. Only public information is
@@ -145,7 +151,7 @@ def auction_model(state: Any, seat: int) -> AuctionModel | None:
 
     decide = _heuristic_call(state.game)
     obs = state.observation(seat)
-    heard_calls = obs.get("calls", obs.get("auction", obs.get("bids")))
+    heard_calls = calls_heard(obs)
     if decide is None or not heard_calls:
         return None
     rec = state.to_record()

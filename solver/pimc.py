@@ -306,7 +306,7 @@ class PimcAgent(_CardAgent):
                        played: dict[int, int]):
         """The auction model of this deal for ``seat`` (built once per deal: the key
         is public: the seat, dealer, calls and the seat's own cards)."""
-        calls = obs.get("calls", obs.get("auction", obs.get("bids")))
+        calls = inference.calls_heard(obs)
         if not calls:
             return None
         own = state.hands[seat] | played.get(seat, 0)

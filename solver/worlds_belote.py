@@ -57,8 +57,6 @@ FULL = (1 << 32) - 1
 MAX_REDRAWS = 5_000  # rejection budget for heard-but-unseen sequence announces
 
 
-
-
 def _trick_cards(trick) -> list[tuple[int, int]]:
     return [(s, DECK.card(tok)) for s, tok in trick]
 

@@ -33,8 +33,6 @@ NOTES = ["a pass is scored by letting the heuristic bidder finish the auction; "
 MODEL_TRIES = 200  # draws per seat and world to match the calls it made
 
 
-
-
 class BeloteEvaluator:
     def __init__(self, ctx: Context):
         check_inputs(ctx, ("turned",))

@@ -46,8 +46,6 @@ def _strength_band(value: int) -> tuple[int, int]:
     return lo, lo + 2
 
 
-
-
 class CoincheEvaluator:
     base_notes = ["DD mode assumes every hand is visible (optimistic for the side to play "
                   "well); announces not counted; bids assumed final and not coinched; "

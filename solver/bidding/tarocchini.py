@@ -69,8 +69,6 @@ MAX_DISCARDS = 6  # candidate discard sets compared
 MODEL_TRIES = 300  # draws per seat and world to match its bids and votes
 
 
-
-
 def _fmt(mask: int) -> str:
     return T.DECK.format_cards(mask)
 
@@ -434,7 +432,7 @@ class TarocchiniEvaluator:
         """The world's deal with the public moves replayed: the state of the decision."""
         st = T.new_state(self.opts, dealer=self.ctx.dealer, deal=world["deal"])
         rng = random.Random(world["seed"])
-        reserved = mask_of([])
+        reserved = 0
         for m in self.scan.declared.values():
             reserved |= m
         for i, tok in enumerate(self.ctx.auction, 1):

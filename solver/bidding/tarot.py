@@ -59,8 +59,6 @@ CHELEM_MIN_STRENGTH = 95  # hand_strength (4p scale) below which chelem is not e
 LOW_MASK = T.FULL_DECK & ~(T.TRUMP_MASK | T.EXCUSE_BIT | T.KINGS_MASK)  # TAROT-DOG-2 'L'
 
 
-
-
 # --- écarts --------------------------------------------------------------------------
 def legal_discards(hand: int, left: int) -> int:
     """Cards the taker may discard next when ``left`` cards remain to discard

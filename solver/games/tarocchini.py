@@ -347,8 +347,6 @@ def hand_totals(piles: list[int], declared: list[int], last_side: int,
             "last_trick": last_side, "totals_half": totals}
 
 
-
-
 # --- the state ------------------------------------------------------------------------
 class TarocchiniState(GameState):
     """One deal of Ottocento or Terziglio.

@@ -49,6 +49,9 @@ FULL = (1 << 32) - 1
 TRUMP_VALUE = {RJ: 8, R9: 6, RA: 4, RT: 3, RK: 2, RQ: 2, R8: 1, R7: 1}
 
 
+def _as_mask(cards: int | str) -> int:
+    """Cards given as a mask or as card text."""
+    return cards if isinstance(cards, int) else mask_of(DECK.parse_cards(cards))
 
 
 def _has(hand: int, suit: int, rank: int) -> bool:
@@ -119,7 +122,7 @@ BELOTE_SECOND = 18
 
 def choose_take(obs: dict, legal: list[Move]) -> Move:
     """Belote round 1 (take the turned suit) and round 2 (name another strain)."""
-    hand = obs["hand"] if isinstance(obs["hand"], int) else mask_of(DECK.parse_cards(obs["hand"]))
+    hand = _as_mask(obs["hand"])
     turned = DECK.card(obs["turned"])
     with_turned = hand | 1 << turned  # the taker always gets the turned card (BELOTE-BID-4)
     passing = next(m for m in legal if m.kind == "pass") if any(
@@ -166,7 +169,7 @@ def defence_strength(hand: int, strain: int) -> int:
 def choose_call(obs: dict, legal: list[Move]) -> Move:
     """One Coinche call: raise the partner, bid our best strain, coinche, or pass."""
     me = obs["seat"]
-    hand = obs["hand"] if isinstance(obs["hand"], int) else mask_of(DECK.parse_cards(obs["hand"]))
+    hand = _as_mask(obs["hand"])
     pass_move = Move("pass")
     contract = obs["contract"]
     by_bid = {m.value: m for m in legal if m.kind == "bid"}
@@ -219,12 +222,12 @@ class _View:
 
     def __init__(self, obs: dict):
         self.me = obs["seat"]
-        self.hand = mask_of(DECK.parse_cards(obs["hand"]))
+        self.hand = _as_mask(obs["hand"])
         self.strain = strain_of(obs["strain"])
         self.taker = obs["taker"]
         self.trick = [(s, DECK.card(t)) for s, t in obs["trick"]]
         self.tricks = [[(s, DECK.card(t)) for s, t in tr] for tr, _ in obs["tricks"]]
-        played = mask_of(DECK.parse_cards(obs.get("gone") or ""))
+        played = _as_mask(obs.get("gone") or "")
         for tr in [*self.tricks, self.trick]:
             for _, c in tr:
                 played |= 1 << c
