@@ -26,6 +26,9 @@ the full deal, all six strains; total nodes; CPU ns/node on the shared machine):
   greedy first guess: 4.95M; 4-way cache-line buckets: 4.94M; cash bound: 4.60M
   per node: 98 -> ~50 ns (no owner map in Pos, forced moves unscored, stats off,
   SWAR popcount); TT 2**16/18/20/22: 17.5/18.0/19.9/25.9 ms median (all cards)
+  quick tricks (the leader's run of sure tricks, ``quick_gain``), 60 Coinche + 60 Belote
+  deals: total nodes -7% (value 12.67M -> 11.80M, all cards 32.6M -> 30.2M), same
+  values; forced follow-suit points on top of it: -1% more, no faster (not kept)
   rejected (measured worse): exact values for <= 3-card endgames (+64% nodes), no
   table below 3 cards (+70%), full-window root search (+43%), history heuristic
   (+94% as primary), killer moves (+5..20%), TT prefetch of child buckets (+15% time)
@@ -49,6 +52,7 @@ DEF MAXMOVES = 8
 DEF TT_MIN_LEFT = 1  # no table below this many cards per hand (cheaper to search)
 DEF FOLLOW_BOUND = 0  # probes that test the last fail-soft bound before bisecting
 DEF CASH_BOUND = 1  # bound from a surely winning lead at trick boundaries
+DEF QUICK_BOUND = 1  # bound from the leader's run of sure tricks (several tricks)
 DEF QUASI = 1      # shape entries with point-distance bounds (quasi-symmetry)
 DEF QUASI_LEFT = 8  # shape entries for positions with at most this many cards a hand
 DEF STATS = 0      # 1: count nodes by depth and cutoff positions (diagnostics)
@@ -966,6 +970,80 @@ cdef inline int cash_gain(const Rules* r, const Pos* p, int seat) noexcept nogil
     return best
 
 
+cdef inline int cheapest_points(const Rules* r, uint64_t hand, int k) noexcept nogil:
+    """Sum of the k lowest card points in ``hand`` (a lower bound on any k of its cards)."""
+    cdef int v[8]
+    cdef int n = 0, i, j, x, total = 0
+    while hand:
+        x = r.pts[lowest_bit(hand)]
+        hand &= hand - 1
+        j = n
+        while j > 0 and v[j - 1] > x:
+            v[j] = v[j - 1]
+            j -= 1
+        v[j] = x
+        n += 1
+    for i in range(k if k < n else n):
+        total += v[i]
+    return total
+
+
+cdef inline int quick_gain(const Rules* r, const Pos* p, int seat) noexcept nogil:
+    """At a trick boundary: points the leader's team surely takes by cashing the
+    leader's sure tricks in a row (DDS-style quick tricks); -1 if none.  A sure trick
+    is a lead of the highest live card of its suit, held by the leader, who keeps the
+    lead.  In a suit contract the leader first draws with his run of top trumps; a side
+    suit's top cards are then sure while every opponent who may still hold a trump
+    must follow that suit (BELOTE-PLAY-3: a void opponent must trump), so at most as
+    many as his length there.  TA and SA have no ruffs (COINCHE-PLAY-3/4).  The other
+    hands add at least their cheapest cards; all tricks add the dix de der."""
+    cdef uint64_t live = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    cdef uint64_t mine = p.hand[seat]
+    cdef uint64_t o1 = p.hand[(seat + 1) & 3]
+    cdef uint64_t o2 = p.hand[(seat + 3) & 3]
+    cdef uint64_t sm, suit
+    cdef int k = 0, won = 0, st, b, j, cap, left1 = 0, left2 = 0, n
+    if r.trump_mask:
+        sm = live & r.trump_mask
+        while sm:
+            b = highest_bit(sm)
+            if not (mine >> b) & 1:
+                break
+            k += 1
+            won += r.pts[b]
+            sm ^= (<uint64_t>1) << b
+        left1 = popcount64(o1 & r.trump_mask) - k    # trumps left after the draw
+        left2 = popcount64(o2 & r.trump_mask) - k
+    for st in range(4):
+        suit = (<uint64_t>0xFF) << (8 * st)
+        if suit == r.trump_mask:
+            continue
+        cap = 8
+        if left1 > 0:
+            n = popcount64(o1 & suit)
+            cap = n if n < cap else cap
+        if left2 > 0:
+            n = popcount64(o2 & suit)
+            cap = n if n < cap else cap
+        sm = live & suit
+        j = 0
+        while sm and j < cap:
+            b = highest_bit(sm)
+            if not (mine >> b) & 1:
+                break
+            j += 1
+            won += r.pts[b]
+            sm ^= (<uint64_t>1) << b
+        k += j
+    if k == 0:
+        return -1
+    won += cheapest_points(r, p.hand[(seat + 2) & 3], k)
+    won += cheapest_points(r, o1, k) + cheapest_points(r, o2, k)
+    if k == popcount64(mine):
+        won += 10
+    return won
+
+
 cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
     """Fail-soft alpha-beta on the attack's final points: returns g with g <= alpha
     meaning value <= g, g >= beta meaning value >= g, otherwise g is the exact value.
@@ -1023,6 +1101,8 @@ cdef int ab_search(Search* s, int alpha, int beta) noexcept nogil:
                 hi = e.ub + dist + p.ap
         if CASH_BOUND and nleft > TT_MIN_LEFT:
             g = cash_gain(r, p, seat)
+            if QUICK_BOUND:
+                g = max(g, quick_gain(r, p, seat))
             if g >= 0:
                 if (seat & 1) == p.attack:
                     if p.ap + g > lo:
