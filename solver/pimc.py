@@ -7,8 +7,10 @@ also bounds simulated bids);
 ``threads`` solves worlds in parallel (same decisions as one thread).
 Objectives: ``mean`` (expected score of the seat's side) or ``make`` (how often the
 seat's side comes out ahead); in Belote and Coinche a world's value is the deal's
-score, contract and all (``solver.dd.belote.attack_net_score``), and ``points``
-averages the attack's card points instead (the DD value itself). ``horizon``:
+score, contract and all (``solver.dd.belote.attack_net_score``), in Terziglio an
+estimate of the settlement (``solver.dd.tarocchini.value_score``), and ``points``
+averages the DD value itself instead (the attack's card points, the Terziglio
+margin). ``horizon``:
 ``auto`` (default) solves each world to the end of the deal where that is cheap and,
 where it is not (Tarot, Tarocchini early in the deal), by the game's horizon search
 (``solver.dd.<game>.default_horizon``: exact play for some tricks, then a static
@@ -232,11 +234,16 @@ class PimcAgent(_CardAgent):
                 return own_sign, values
         else:
             _, make_world = constraints.game_functions(state.game)
+            # Terziglio: the DD value is the margin; a world scores the settlement
+            to_score = getattr(module, "value_score", None)
+            score = to_score(state) if to_score and self.objective != "points" else None
 
             def solve(holdings):
                 world = make_world(state, seat, holdings)
-                values = self.solve_cards(world, horizon)
-                return seat_sign(world, seat), {m: r.value for m, r in values.items()}
+                values = {m: r.value for m, r in self.solve_cards(world, horizon).items()}
+                if score is not None and None not in values.values():
+                    values = {m: score(v) for m, v in values.items()}
+                return seat_sign(world, seat), values
 
         # Worlds are solved in ``threads`` threads and consumed in sampling order, so
         # the decision does not depend on the thread count.

@@ -309,3 +309,38 @@ def test_canonical_key_merging_and_bounds_keep_values():
         s.set_merge(True)
         s.set_bounds(True)
         s.set_dead_families(False)
+
+
+def _finished_terziglio(seed: int) -> tg.TarocchiniState:
+    from solver.agents import make_agent
+    st = tg.new_state({"game": "terziglio"}, dealer=seed % 3, seed=seed)
+    agents = [make_agent("heuristic", seed=3 * seed + i) for i in range(3)]
+    while not st.is_over():
+        st.play(agents[st.to_act].choose(st, st.to_act))
+    return st
+
+
+def test_value_score_is_the_settlement_of_the_margin():
+    """TERZ-SCORE-2..5: the world score PIMC averages in Terziglio is the settlement
+    seen from the opponents' side (+2G when they win, -2G when the declarer does): a
+    tie is the declarer's loss, it never falls as the margin rises, a solo doubles G,
+    and on finished deals whose pile combinations reach the estimate it is exact."""
+    checked = 0
+    for seed in range(40):
+        st = _finished_terziglio(seed)
+        if st.abandoned or st.result.get("capot"):
+            continue
+        score = dd.value_score(st)
+        assert score(0) > 0 > score(-1)
+        values = [score(v) for v in range(-800, 801, 7)]
+        assert values == sorted(values)
+        totals = st.result["totals_half"]
+        if sum(st.result["pile_melds"]) * 2 >= dd.TERZ_MELDS_HALF:
+            assert score(totals[1] - totals[0]) == -st.scores()[st.declarer]
+            checked += 1
+        gioco, solo = st.copy(), st.copy()
+        gioco.contract, solo.contract = "gioco", "solo"
+        assert dd.value_score(solo)(-300) == 2 * dd.value_score(gioco)(-300) != 0
+    assert checked >= 10
+    otto = tg.new_state({"game": "ottocento"}, dealer=0, seed=1)
+    assert dd.value_score(otto) is None      # OTTO-SCORE-1: the margin is the score

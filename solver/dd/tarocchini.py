@@ -258,6 +258,47 @@ def principal_variation(state: Any, node_budget: int | None = None,
     return line
 
 
+# Pile combinations of a finished Terziglio hand, both sides together, in half points:
+# mean 317 over 117 deals played by the heuristic player (card points are always 174
+# half points, declarations averaged 132). The DD value does not say how the total
+# splits, so ``value_score`` takes this for the part still to be made.
+TERZ_MELDS_HALF = 317
+
+
+def value_score(state: Any):
+    """``score(value)``: an estimate of the Terziglio settlement seen from side 1 (the
+    opponents: +2G when they win, -2G when the declarer does; TERZ-SCORE-2..5) for a
+    deal of ``state`` that ends with the DD value ``value`` (side 1 total - side 0
+    total, half points). A tie is the declarer's loss (TERZ-SCORE-2). The winning
+    side's total W is (S + |value|) / 2 with S the two totals' sum: card points and
+    last trick (186 half points), the declarations made (2 per point) and the pile
+    combinations, taken as the larger of those the piles hold already and
+    ``TERZ_MELDS_HALF`` (the DD value does not split them). G = rounded W / 50,
+    doubled in a solo (TERZ-SCORE-3, TERZ-SCORE-4); capot is not modelled. The score
+    never falls as the value rises, so each world's DD line is also its best line for
+    the score, and the jump at 0 (about 2 x 2G) makes PIMC weigh winning the deal
+    above the margin, which is what the settlement counts. None in Ottocento, whose
+    deal total is the margin's own sum (OTTO-SCORE-1)."""
+    from ..games import tarocchini as tg
+
+    if state.variant != "terziglio" or state.contract is None:
+        return None
+    opts = state.options
+    multi = bool(opts.get("contatore_multi_use", True))
+    maxc = int(opts.get("max_contatori_per_suit_sequence", 2))
+    melds = 2 * sum(tg.best_combinations(pile, multi, maxc)[0] for pile in state.piles)
+    total = (2 * sum(state.decl_points) + sum(tg.CARD_POINTS_HALF)
+             + tg.LAST_TRICK_HALF + max(melds, TERZ_MELDS_HALF))
+    solo = 2 if state.contract == "solo" else 1
+
+    def score(value: int | float) -> int:
+        w = int(total + abs(value)) // 2
+        g = tg.terziglio_rounded(w) // 50 * solo
+        return 2 * g if value >= 0 else -2 * g
+
+    return score
+
+
 def _hands_of(deal: Any) -> tuple[list[int], int]:
     hands = deal.hands if hasattr(deal, "hands") else deal
     out = [int(h) if isinstance(h, int) else sum(1 << c for c in h) for h in hands]
