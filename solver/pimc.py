@@ -4,7 +4,9 @@
 uniform), solve each world double-dummy for every legal card (``solver.dd``), aggregate
 the values per card and play the best. Budgets: ``worlds`` and/or ``seconds`` (which
 also bounds simulated bids);
-``threads`` solves worlds in parallel (same decisions as one thread).
+``threads`` solves worlds in parallel (same decisions as one thread); ``prune``
+(default on) stops solving, after 20 worlds, the cards that are clearly worse than
+the best one (successive elimination, see ``_prune``).
 Objectives: ``mean`` (expected score of the seat's side) or ``make`` (how often the
 seat's side comes out ahead); in Belote and Coinche a world's value is the deal's
 score, contract and all (``solver.dd.belote.attack_net_score``), in Terziglio an
@@ -26,6 +28,7 @@ announcements, declarations): ``bidding='sim'`` takes them by simulation
 from __future__ import annotations
 
 import heapq
+import math
 import random
 import time
 from typing import Any
@@ -55,6 +58,15 @@ HORIZON_CHOICES = ("auto", "exact")
 
 OBJECTIVES = ("mean", "make", "points")
 
+# Successive elimination (``prune``): once PRUNE_AFTER worlds are solved, a card whose
+# deficit to the best card is positive with PRUNE_Z standard errors (paired over the
+# same worlds) is no longer solved; candidates are reviewed every PRUNE_BATCH worlds.
+# A Coinche world costs ~30k nodes for the best opening card alone against ~150k for
+# all of them (benchmarks/RESULTS.md).
+PRUNE_AFTER = 20
+PRUNE_BATCH = 10
+PRUNE_Z = 3.0
+
 
 def seat_sign(world: GameState, seat: int) -> int:
     """+1 if the DD value (the attack's) is ``seat``'s own gain, -1 otherwise."""
@@ -62,6 +74,25 @@ def seat_sign(world: GameState, seat: int) -> int:
     if side is None:
         raise AtoutError(f"no side convention for {world.game}")
     return 1 if side == 1 else -1
+
+
+def _prune(candidates: list[Move], totals: dict[Move, float],
+           per_world: list[dict[Move, float]]) -> list[Move]:
+    """The candidates still worth solving: the best so far (first in order on a tie)
+    and every card whose paired deficit to it is not positive with PRUNE_Z standard
+    errors over the worlds in ``per_world`` (each holds every current candidate)."""
+    best = max(candidates, key=lambda m: (totals[m], -candidates.index(m)))
+    n = len(per_world)
+    keep = []
+    for m in candidates:
+        if m != best:
+            gaps = [row[best] - row[m] for row in per_world]
+            mean = sum(gaps) / n
+            var = sum((g - mean) ** 2 for g in gaps) / (n - 1)
+            if mean - PRUNE_Z * math.sqrt(var / n) > 0:
+                continue
+        keep.append(m)
+    return keep
 
 
 class _CardAgent(Agent):
@@ -111,25 +142,27 @@ class _CardAgent(Agent):
             return auto
         return self.horizon
 
-    def solve_cards(self, state: GameState, horizon: int | None):
-        """Values of every legal card in one world. Where horizons apply, a world whose
-        search hits the node budget is searched again with a shorter horizon (3 after
-        an exact search, then one trick less down to 1), so costly worlds are still
-        counted rather than dropped."""
-        values = self._solve_cards(state, horizon)
+    def solve_cards(self, state: GameState, horizon: int | None, only: Any = None):
+        """Values of every legal card in one world (of the moves ``only``, if given).
+        Where horizons apply, a world whose search hits the node budget is searched
+        again with a shorter horizon (3 after an exact search, then one trick less down
+        to 1), so costly worlds are still counted rather than dropped."""
+        values = self._solve_cards(state, horizon, only)
         if self.horizon == "exact" or not dd.supports_horizon(state.game):
             return values
         while any(r.value is None for r in values.values()) and (horizon is None
                                                                  or horizon > 1):
             horizon = 3 if horizon is None else horizon - 1
-            values = self._solve_cards(state, horizon)
+            values = self._solve_cards(state, horizon, only)
         return values
 
-    def _solve_cards(self, state: GameState, horizon: int | None):
+    def _solve_cards(self, state: GameState, horizon: int | None, only: Any = None):
         limits: dict[str, Any] = {"node_budget": self.budget(state),
                                   "tt_bits": self.table_bits(state)}
         if horizon is not None:
             limits["horizon"] = horizon
+        if only is not None:
+            limits["only"] = only
         return dd.solve_cards(state, **limits)
 
     def fallback(self, state: GameState, seat: int, cards: list[Move]) -> Move:
@@ -187,10 +220,13 @@ class PimcAgent(_CardAgent):
                  objective: str = "mean", node_budget: int | None = None,
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
-                 horizon: int | str = "auto", threads: int = 1, auction: bool = False):
+                 horizon: int | str = "auto", threads: int = 1, auction: bool = False,
+                 prune: bool = True):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
-        if auction not in (True, False, 0, 1):
-            raise OptionError(f"pimc: auction must be true or false, got {auction!r}")
+        for name, flag in (("auction", auction), ("prune", prune)):
+            if flag not in (True, False, 0, 1):
+                raise OptionError(f"pimc: {name} must be true or false, got {flag!r}")
+        self.prune = bool(prune)
         # worlds follow the auction (solver.inference; Coinche, Belote, Tarot,
         # Terziglio): others' hands make their calls when the heuristic bidder holds them
         self.auction = bool(auction)
@@ -203,70 +239,107 @@ class PimcAgent(_CardAgent):
         self.worlds, self.seconds, self.objective = worlds, seconds, objective
         self.threads = parallel.check_threads(threads)
         self.last_stats: dict[str, Any] = {}
+        self.last_candidates: list[Move] = []
 
     def card_values(self, state: GameState, seat: int, cards: list[Move]
                     ) -> dict[Move, float] | None:
         """Aggregated value of each card over the sampled worlds (seat's point of view);
-        None when no world could be solved within the node budget."""
+        None when no world could be solved within the node budget. With ``prune``, a
+        card left out by ``_prune`` keeps its mean over the worlds it was solved in, and
+        ``last_candidates`` lists the cards solved in every world (the choice is among
+        them)."""
         start = time.monotonic()
         draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
-        totals = {m: 0.0 for m in cards}
-        used = skipped = 0
         horizon = self.horizon_for(state)
-        # Belote/Coinche: the searched value depends only on the hands and the public
-        # play, so worlds are solved from their hands without building a world state
-        # (which replays the whole history: most of the time of a mid-deal decision).
+        solve = self._world_solver(state, seat, horizon)
+        totals = {m: 0.0 for m in cards}
+        solved = {m: 0 for m in cards}
+        candidates = list(cards)
+        per_world: list[dict[Move, float]] = []  # the candidates' values, world by world
+        used = skipped = 0
+        out_of_time = False
+        # Worlds go in batches whose candidates are fixed when the batch starts, and
+        # are consumed in sampling order, so the decision does not depend on the
+        # thread count.
+        batch = PRUNE_BATCH if self.prune else len(draws)
+        for first in range(0, len(draws), batch):
+            only = None if len(candidates) == len(cards) else tuple(candidates)
+            jobs = [(h, only) for h in draws[first:first + batch]]
+            for sign, values in parallel.ordered_map(solve, jobs, self.threads):
+                if any(values.get(m) is None for m in candidates):
+                    skipped += 1  # budget hit in this world: skip it rather than guess
+                else:
+                    best = max(sign * values[m] for m in candidates)
+                    row = {}
+                    for m in candidates:
+                        v = sign * values[m]
+                        row[m] = v if self.objective != "make" else (v >= best) + (v > 0)
+                        totals[m] += row[m]
+                        solved[m] += 1
+                    per_world.append(row)
+                    used += 1
+                if self.seconds is not None and used and \
+                        time.monotonic() - start > self.seconds:
+                    out_of_time = True
+                    break
+                if skipped >= 3 and not used:
+                    out_of_time = True
+                    break  # the search is out of reach at this point of the deal
+            if out_of_time:
+                break
+            if self.prune and used >= PRUNE_AFTER and len(candidates) > 1:
+                candidates = _prune(candidates, totals, per_world)
+        self.last_stats = {"worlds": used, "skipped": skipped, "horizon": horizon,
+                           "time": time.monotonic() - start,
+                           "pruned": len(cards) - len(candidates)}
+        self.last_candidates = candidates
+        if fit is not None:
+            self.last_stats["auction_fit"] = fit
+        if not used:
+            return None
+        return {m: totals[m] / solved[m] for m in cards}
+
+    def _world_solver(self, state: GameState, seat: int, horizon: int | None):
+        """``solve((holdings, only))`` -> (sign, {card: value}) for one world: the value
+        of each legal card (of the cards ``only`` at least, when the game's solver can
+        leave the others out), as a score of the deal; ``sign`` turns it into the
+        seat's own gain."""
         module = dd.module_for(state.game)
         direct = getattr(module, "world_card_solver", None)
         if direct is not None:
+            # Belote/Coinche: the searched value depends only on the hands and the public
+            # play, so worlds are solved from their hands without building a world state
+            # (which replays the whole history: most of the time of a mid-deal decision).
             solve_hands = direct(state, self.budget(state), self.table_bits(state))
             own_sign = seat_sign(state, seat)  # the sides are public
             # the DD value is the attack's card points; a world scores the deal
             to_score = getattr(module, "attack_net_score", None)
             net = to_score(state) if to_score and self.objective != "points" else None
 
-            def solve(holdings):
+            def solve(job):
+                holdings, only = job
                 hands = holdings[:len(state.hands)]
-                values = {m: r.value for m, r in solve_hands(hands).items()}
+                values = {m: r.value for m, r in solve_hands(hands, only).items()}
                 if net is not None and None not in values.values():
                     masks = [mask_of(h) for h in hands]
                     values = {m: net(v, masks) for m, v in values.items()}
                 return own_sign, values
-        else:
-            _, make_world = constraints.game_functions(state.game)
-            # Terziglio: the DD value is the margin; a world scores the settlement
-            to_score = getattr(module, "value_score", None)
-            score = to_score(state) if to_score and self.objective != "points" else None
 
-            def solve(holdings):
-                world = make_world(state, seat, holdings)
-                values = {m: r.value for m, r in self.solve_cards(world, horizon).items()}
-                if score is not None and None not in values.values():
-                    values = {m: score(v) for m, v in values.items()}
-                return seat_sign(world, seat), values
+            return solve
+        _, make_world = constraints.game_functions(state.game)
+        # Terziglio: the DD value is the margin; a world scores the settlement
+        to_score = getattr(module, "value_score", None)
+        score = to_score(state) if to_score and self.objective != "points" else None
 
-        # Worlds are solved in ``threads`` threads and consumed in sampling order, so
-        # the decision does not depend on the thread count.
-        for sign, values in parallel.ordered_map(solve, draws, self.threads):
-            if None in values.values():
-                skipped += 1  # budget hit in this world: skip it rather than guess
-            else:
-                best = max(sign * v for v in values.values())
-                for m in cards:
-                    v = sign * values[m]
-                    totals[m] += v if self.objective != "make" else (v >= best) + (v > 0)
-                used += 1
-            if self.seconds is not None and used and time.monotonic() - start > self.seconds:
-                break
-            if skipped >= 3 and not used:
-                break  # the search is out of reach at this point of the deal
-        self.last_stats = {"worlds": used, "skipped": skipped, "horizon": horizon,
-                           "time": time.monotonic() - start}
-        if fit is not None:
-            self.last_stats["auction_fit"] = fit
-        if not used:
-            return None
-        return {m: t / used for m, t in totals.items()}
+        def solve_world(job):
+            holdings, only = job
+            world = make_world(state, seat, holdings)
+            values = {m: r.value for m, r in self.solve_cards(world, horizon, only).items()}
+            if score is not None and None not in values.values():
+                values = {m: score(v) for m, v in values.items()}
+            return seat_sign(world, seat), values
+
+        return solve_world
 
     def draw_worlds(self, state: GameState, seat: int, seed: int
                     ) -> tuple[list[list[list[int]]], int | None]:
@@ -329,7 +402,7 @@ class PimcAgent(_CardAgent):
         if values is None:
             self.last_stats["fallback"] = "heuristic"
             return self.fallback(state, seat, cards)
-        return max(cards, key=lambda m: (values[m], -cards.index(m)))
+        return max(self.last_candidates, key=lambda m: (values[m], -cards.index(m)))
 
 
 class OracleAgent(_CardAgent):

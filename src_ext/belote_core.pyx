@@ -1448,25 +1448,36 @@ cdef class DDSolver:
             mtdf(&self.s, guess, &lo, &hi)
         return (lo, lo, hi, self.s.nodes, not self.s.aborted)
 
-    def solve_cards(self, long long node_budget=0, double seconds=0.0):
+    def solve_cards(self, long long node_budget=0, double seconds=0.0,
+                    unsigned long long only=0):
         """Value of every legal card: list of (deck card, lo, hi), nodes, complete.
-        Equivalent cards (merged in the search) share one search."""
+        Equivalent cards (merged in the search) share one search.  ``only`` (a mask of
+        deck cards, 0 = all): solve just these legal cards; the position's value is then
+        not searched first (one card alone costs less than the value, which must find
+        the best card among all of them)."""
         cdef Pos saved = self.s.p
         cdef uint64_t legal = pos_legal(&self.s.r, &self.s.p)
-        cdef uint64_t m = legal
+        cdef uint64_t m = legal, want = legal, done = 0
         cdef uint64_t sep, lower
-        cdef int c, b, lo = -1, hi = -1, guess = -1, seat, v, maximize
+        cdef int c, b, lo = -1, hi = -1, guess = -1, seat, v = -1, maximize
         cdef int vlo[32]
         cdef int vhi[32]
         self._limits(node_budget, seconds)
         seat = pos_to_act(&self.s.p)
         maximize = (seat & 1) == saved.attack
-        # the position's value first: a max node's cards are worth <= v (and the best
-        # ones exactly v), a min node's >= v, so most cards need one probe at v
-        with nogil:
-            v = mtdf(&self.s, -1, &lo, &hi)
-        if lo != hi:
-            v = -1
+        if only:
+            want = 0
+            for c in range(32):
+                if (only >> c) & 1:
+                    want |= (<uint64_t>1) << self.s.r.to_core[c]
+            want &= legal
+        else:
+            # the position's value first: a max node's cards are worth <= v (and the
+            # best ones exactly v), a min node's >= v, so most cards need one probe at v
+            with nogil:
+                v = mtdf(&self.s, -1, &lo, &hi)
+            if lo != hi:
+                v = -1
         sep = saved.hand[0] | saved.hand[1] | saved.hand[2] | saved.hand[3]
         if saved.trick_n:
             sep |= (<uint64_t>1) << saved.win
@@ -1474,10 +1485,12 @@ cdef class DDSolver:
         while m:
             c = lowest_bit(m)
             m &= m - 1
+            if not (want >> c) & 1:
+                continue
             lower = sep & below(c)
             b = highest_bit(lower) if lower else -1
             if b >= 0 and (saved.hand[seat] >> b) & 1 and \
-                    self.s.r.pts[b] == self.s.r.pts[c] and (legal >> b) & 1:
+                    self.s.r.pts[b] == self.s.r.pts[c] and (done >> b) & 1:
                 vlo[c] = vlo[b]
                 vhi[c] = vhi[b]
             elif self.s.aborted:
@@ -1499,6 +1512,7 @@ cdef class DDSolver:
                 vlo[c] = lo
                 vhi[c] = hi
                 guess = lo
+            done |= (<uint64_t>1) << c
             out.append((self.s.r.to_deck[c], vlo[c], vhi[c]))
         return out, self.s.nodes, not self.s.aborted
 

@@ -1547,13 +1547,22 @@ cdef class DDSolver:
             v = mtd(&self.s, guess, &lo, &hi)
         return v, lo, hi, self.s.nodes, not self.s.aborted
 
-    def solve_cards(self, long long node_budget, double deadline, int horizon=0) -> tuple:
+    def solve_cards(self, long long node_budget, double deadline, int horizon=0,
+                    unsigned long long only=0) -> tuple:
         """([(deck card, lower, upper)], nodes, complete): every legal card's value
-        (exact when lower == upper; ``horizon`` counted from the loaded position)."""
+        (exact when lower == upper; ``horizon`` counted from the loaded position);
+        ``only`` (a mask of deck cards, 0 = all): just these legal cards."""
         if self.s.g.n == 0:
             raise DealError("DDSolver: configure() and set_position() first")
         self._horizon(horizon)
         cdef uint64_t legal = legal_mask(&self.s.g, &self.s.p)
+        cdef uint64_t want = 0
+        cdef int d
+        if only:
+            for d in range(62):
+                if (only >> d) & 1:
+                    want |= (<uint64_t>1) << DECK2CORE[d]
+            legal &= want
         cdef Pos saved = self.s.p
         cdef int c, lo, hi, guess = 0, first = 1
         out = []

@@ -455,3 +455,27 @@ def test_zero_points_is_a_defence_capot_only_before_the_attack_wins_a_trick(game
         assert same == won, (seed, won)
         seen.add(won)
     assert seen == {True, False}
+
+
+def test_solve_cards_of_some_cards_equals_all_cards():
+    """``only`` (PIMC's successive elimination) solves a subset of the legal cards
+    without the position's value first: each card's value is the one the full search
+    gives, and the other cards are left out."""
+    rng = random.Random(11)
+    checked = 0
+    for i in range(12):
+        st = coinche_game.new_state(seed=40 + i, dealer=i % 4)
+        st = coinche_game.CoincheState.from_play(st.hands, i % 6, rng.randrange(4),
+                                                 dealer=i % 4)
+        for _ in range(rng.randrange(0, 9)):
+            st.play(rng.choice(st.legal_moves()))
+        pos, rules = dd.position_of_state(st), dd.rules_of_state(st)
+        full, _ = dd.solve_cards_position(pos, rules)
+        legal = sorted(full)
+        for k in (1, 2, len(legal)):
+            some = rng.sample(legal, min(k, len(legal)))
+            got, _ = dd.solve_cards_position(pos, rules, only=sum(1 << c for c in some))
+            assert sorted(got) == sorted(some)
+            assert all(got[c].value == full[c].value for c in some)
+            checked += 1
+    assert checked == 36

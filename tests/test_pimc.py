@@ -161,3 +161,81 @@ def test_world_card_solver_keeps_the_hand_of_the_seat_to_act():
     with pytest.raises(DealError, match="hand of the seat to act"):
         solve(hands)
     assert set(solve(list(st.hands))) == {m for m in st.legal_moves() if m.kind == "card"}
+
+
+def test_prune_drops_only_cards_clearly_worse_than_the_best():
+    from solver.games.base import Move
+    from solver.pimc import PRUNE_Z, _prune
+
+    best, close, worse, noisy, steady = (Move("card", c) for c in range(5))
+    rows = []
+    for i in range(30):
+        rows.append({best: 10.0, close: 10.0 + (4 if i % 2 else -5),  # -0.5 on average
+                     worse: 2.0 + (i % 3),                   # worse by ~7, steadily
+                     noisy: 10.0 + (25 if i % 3 == 0 else -15),   # -1.7 on average
+                     steady: 10.0 - 0.5})                 # -0.5 in every world
+    totals = {m: sum(r[m] for r in rows) for m in rows[0]}
+    keep = _prune([best, close, worse, noisy, steady], totals, rows)
+    assert keep == [best, close, noisy]
+    assert PRUNE_Z >= 3   # a card is dropped only on a gap of 3 standard errors
+
+
+def test_pruned_pimc_solves_its_candidates_in_every_world():
+    """Successive elimination: the cards kept are solved in every world, so their
+    means are those of the full evaluation, and the choice is among them; prune=0 is
+    the full evaluation."""
+    from solver.games import get_game
+    from solver.heuristic import HeuristicAgent
+
+    pruned_any = 0
+    for seed in range(4):
+        st = get_game("coinche").new_state(dealer=seed, seed=20 + seed)
+        h = HeuristicAgent(seed=seed)
+        while st.phase != "play" or any(m.kind != "card" for m in st.legal_moves()):
+            st.play(h.choose(st, st.to_act))
+        seat = st.to_act
+        cards = [m for m in st.legal_moves() if m.kind == "card"]
+        full = PimcAgent(seed=seed, worlds=40, prune=0).card_values(st, seat, cards)
+        agent = PimcAgent(seed=seed, worlds=40)
+        some = agent.card_values(st, seat, cards)
+        kept = agent.last_candidates
+        assert len(kept) + agent.last_stats["pruned"] == len(cards)
+        assert all(some[m] == pytest.approx(full[m]) for m in kept)
+        # the full evaluation's best card was never dropped on these deals
+        assert max(cards, key=lambda m: full[m]) in kept
+        pruned_any += agent.last_stats["pruned"]
+    assert pruned_any > 0
+
+
+@pytest.mark.parametrize("game,options", [("tarot", {"players": 4}), ("tarot", {"players": 3}),
+                                          ("tarocchini", {"game": "terziglio"}),
+                                          ("tarocchini", {"game": "ottocento"})])
+def test_solve_cards_of_some_cards_equals_all_cards(game, options):
+    """``only`` (PIMC's successive elimination) solves a subset of the legal cards:
+    each card's value is the one the full search gives (to the end of the deal, or
+    with the same horizon), and the other cards are left out."""
+    import random
+
+    from solver.games import get_game
+    from solver.heuristic import HeuristicAgent
+
+    rng = random.Random(3)
+    checked = 0
+    for deal in range(6):
+        st = get_game(game).new_state(options, dealer=deal % 3, seed=60 + deal)
+        h = HeuristicAgent(seed=deal)
+        while not st.is_over() and (st.phase != "play" or rng.random() < 0.9):
+            st.play(h.choose(st, st.to_act))
+        if st.is_over():
+            continue
+        horizon = None if st.hands[st.to_act].bit_count() <= 5 else 1
+        full = dd.solve_cards(st, horizon=horizon)
+        moves = sorted(full, key=repr)
+        some = rng.sample(moves, max(1, len(moves) // 2))
+        got = dd.solve_cards(st, horizon=horizon, only=some)
+        cards = {m.value if m.kind == "card" else m.value[0] for m in some}
+        assert {m for m in got} == {m for m in full if (m.value if m.kind == "card"
+                                                        else m.value[0]) in cards}
+        assert all(got[m].value == full[m].value for m in got)
+        checked += 1
+    assert checked >= 4

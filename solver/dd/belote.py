@@ -126,13 +126,15 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 
 def solve_cards_position(position: Position, rules: PlayRules,
                          node_budget: int | None = None, deadline: float | None = None,
-                         tt_bits: int = DEFAULT_TT_BITS) -> tuple[dict[int, CardResult], int]:
+                         tt_bits: int = DEFAULT_TT_BITS, only: int = 0
+                         ) -> tuple[dict[int, CardResult], int]:
     """Value of every legal card (deck index -> CardResult of ``Move("card", c)``) and
-    the total node count (one search scores every card)."""
+    the total node count (one search scores every card); ``only``: a mask of the deck
+    cards to solve (0: all)."""
     _check_limits(node_budget, deadline, tt_bits)
     s = _load(position, rules, tt_bits)
     t = time.perf_counter()
-    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0)
+    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0, only)
     dt = time.perf_counter() - t
     stats = s.stats()
     out = {}
@@ -146,13 +148,14 @@ def solve_cards_position(position: Position, rules: PlayRules,
 
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
-                tt_bits: int = DEFAULT_TT_BITS) -> dict[Move, CardResult]:
+                tt_bits: int = DEFAULT_TT_BITS, only: Any = None) -> dict[Move, CardResult]:
     """Value of every legal card move of the seat to act (like DDS SolveBoard with all
     cards scored).  A declared-belote move (``belote:KH``, option belote_optional)
     gets the value of its card; announce moves do not change card play and are not
-    scored."""
+    scored.  ``only``: solve just these moves (the others are left out)."""
+    only_mask = sum({1 << m.value for m in only}) if only else 0
     per_card, _ = solve_cards_position(position_of_state(state), rules_of_state(state),
-                                       node_budget, deadline, tt_bits)
+                                       node_budget, deadline, tt_bits, only_mask)
     out: dict[Move, CardResult] = {}
     for move in state.legal_moves():
         if move.kind in ("card", "belote") and move.value in per_card:
@@ -167,13 +170,14 @@ def world_card_solver(state: Any, node_budget: int | None = None,
     current hands and the public play only (belote and announces are not part of it).
     Returns ``solve(hands) -> dict[Move, CardResult]``, ``hands`` being the four
     current hands of a world (card lists or masks); the seat to act must keep its own
-    hand, whose legal moves are those of ``state``."""
+    hand, whose legal moves are those of ``state``. ``solve(hands, only)`` solves just
+    the moves ``only`` (the others are left out of the result)."""
     base = position_of_state(state)
     rules = rules_of_state(state)
     moves = [m for m in state.legal_moves() if m.kind in ("card", "belote")]
     own = base.to_act
 
-    def solve(hands: Any) -> dict[Move, CardResult]:
+    def solve(hands: Any, only: Any = None) -> dict[Move, CardResult]:
         masks = [h if isinstance(h, int) else sum(1 << c for c in h) for h in hands]
         if masks[own] != base.hands[own]:
             raise DealError("a world must keep the hand of the seat to act")
@@ -182,7 +186,9 @@ def world_card_solver(state: Any, node_budget: int | None = None,
                                  defence_points=base.defence_points,
                                  attack_all=base.attack_all, taker_all=base.taker_all,
                                  defence_all=base.defence_all, tricks_done=base.tricks_done)
-        per_card, _ = solve_cards_position(position, rules, node_budget, None, tt_bits)
+        only_mask = sum({1 << m.value for m in only}) if only else 0
+        per_card, _ = solve_cards_position(position, rules, node_budget, None, tt_bits,
+                                           only_mask)
         return {m: replace(per_card[m.value], card=m) for m in moves if m.value in per_card}
 
     return solve

@@ -194,17 +194,18 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 
 def solve_cards_position(game: Game, position: Position, node_budget: int | None = None,
                          deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
-                         horizon: int | None = None) -> tuple[dict[int, CardResult], int]:
+                         horizon: int | None = None, only: int = 0
+                         ) -> tuple[dict[int, CardResult], int]:
     """Value of every legal card (deck index -> CardResult of ``Move("card", c)``) and
     the total node count (one search scores every card; ``horizon`` as in ``solve``,
-    counted from ``position``)."""
+    counted from ``position``); ``only``: a mask of the deck cards to solve (0: all)."""
     _check_limits(node_budget, deadline, tt_bits)
     h = check_horizon(horizon)
     exact_game = not is_truncated(position, h)
     s = _load(game, position, tt_bits)
     s.reset_stats()
     t = time.perf_counter()
-    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0, h)
+    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0, h, only)
     dt = time.perf_counter() - t
     stats = s.stats()
     out = {}
@@ -219,19 +220,28 @@ def solve_cards_position(game: Game, position: Position, node_budget: int | None
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
                 tt_bits: int = DEFAULT_TT_BITS,
-                horizon: int | None = None) -> dict[Move, CardResult]:
+                horizon: int | None = None, only: Any = None) -> dict[Move, CardResult]:
     """Value of every legal card move of the seat to act.  A card played with a signal
     (``KS:volo``) gets its card's value: signals do not change the play (OTTO-SIG-1).
-    ``horizon``: see ``solve`` (truncated results have ``exact=False``)."""
+    ``horizon``: see ``solve`` (truncated results have ``exact=False``).  ``only``:
+    solve just the cards of these moves (the others are left out)."""
+    only_mask = sum({1 << _card_of(m) for m in only}) if only else 0
     per_card, _ = solve_cards_position(game_of_state(state), position_of_state(state),
-                                       node_budget, deadline, tt_bits, horizon=horizon)
+                                       node_budget, deadline, tt_bits, horizon=horizon,
+                                       only=only_mask)
     out: dict[Move, CardResult] = {}
     for move in state.legal_moves():
-        card = move.value if move.kind == "card" else (
-            move.value[0] if move.kind == "signal" else None)
+        card = _card_of(move)
         if card in per_card:
             out[move] = replace(per_card[card], card=move)
     return out
+
+
+def _card_of(move: Move) -> int | None:
+    """The card a card move plays (a signal move ``KS:volo`` plays its card)."""
+    if move.kind == "card":
+        return move.value
+    return move.value[0] if move.kind == "signal" else None
 
 
 def principal_variation(state: Any, node_budget: int | None = None,

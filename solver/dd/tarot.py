@@ -154,23 +154,31 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
                 tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
-                horizon: int | None = None) -> dict[Move, CardResult]:
+                horizon: int | None = None, only: Any = None) -> dict[Move, CardResult]:
     """Exact value T after each legal card of the seat to act (one shared table; each
     card's ``nodes``/``seconds`` are those of its own search, after the position's).
     ``horizon``: as in :func:`solve` (one horizon, fixed from the state's trick, for
-    the position and every card; values are then estimates, ``exact=False``)."""
+    the position and every card; values are then estimates, ``exact=False``).
+    ``only``: solve just these card moves, without the position's value first (the
+    other cards are left out)."""
     _check_limits(node_budget, deadline, tt_bits)
     _check_horizon(horizon)
     start = time.monotonic()
     core = _core(state, tt_bits, poignee, horizon)
     exact = not core.truncated()
     out: dict[Move, CardResult] = {}
-    # the position's value first: it bounds every card's value (the attack's cards are
-    # worth at most V, the defence's at least V) and warms the shared table
-    root, ok = core.value(node_budget=node_budget, deadline=deadline)
+    wanted = None if only is None else {m.value for m in only}
     attack = core.side_of_to_act()
-    root_lo, root_hi = (root, root) if ok else _proven(core)
+    if wanted is None:
+        # the position's value first: it bounds every card's value (the attack's cards
+        # are worth at most V, the defence's at least V) and warms the shared table
+        root, ok = core.value(node_budget=node_budget, deadline=deadline)
+        root_lo, root_hi = (root, root) if ok else _proven(core)
+    else:
+        root, ok, root_lo, root_hi = None, False, None, None
     for card in face.cards_of(core.legal_mask()):
+        if wanted is not None and card not in wanted:
+            continue
         t0 = time.monotonic()
         s0 = core.stats()
         core.play(card)
