@@ -60,7 +60,8 @@ OBJECTIVES = ("mean", "make", "points")
 
 # Successive elimination (``prune``): once PRUNE_AFTER worlds are solved, a card whose
 # deficit to the best card is positive with PRUNE_Z standard errors (paired over the
-# same worlds) is no longer solved; candidates are reviewed every PRUNE_BATCH worlds.
+# same worlds) is no longer solved; candidates are reviewed every PRUNE_BATCH worlds,
+# and the worlds left are not solved once one card remains.
 # A Coinche world costs ~30k nodes for the best opening card alone against ~150k for
 # all of them (benchmarks/RESULTS.md).
 PRUNE_AFTER = 20
@@ -289,6 +290,8 @@ class PimcAgent(_CardAgent):
                 break
             if self.prune and used >= PRUNE_AFTER and len(candidates) > 1:
                 candidates = _prune(candidates, totals, per_world)
+                if len(candidates) == 1:
+                    break  # the decision is made: more worlds cannot change it
         self.last_stats = {"worlds": used, "skipped": skipped, "horizon": horizon,
                            "time": time.monotonic() - start,
                            "pruned": len(cards) - len(candidates)}

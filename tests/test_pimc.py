@@ -182,8 +182,8 @@ def test_prune_drops_only_cards_clearly_worse_than_the_best():
 
 def test_pruned_pimc_solves_its_candidates_in_every_world():
     """Successive elimination: the cards kept are solved in every world, so their
-    means are those of the full evaluation, and the choice is among them; prune=0 is
-    the full evaluation."""
+    means are those of the full evaluation (until one card is left, which ends the
+    decision), and the choice is among them; prune=0 is the full evaluation."""
     from solver.games import get_game
     from solver.heuristic import HeuristicAgent
 
@@ -200,7 +200,10 @@ def test_pruned_pimc_solves_its_candidates_in_every_world():
         some = agent.card_values(st, seat, cards)
         kept = agent.last_candidates
         assert len(kept) + agent.last_stats["pruned"] == len(cards)
-        assert all(some[m] == pytest.approx(full[m]) for m in kept)
+        if len(kept) > 1:
+            assert all(some[m] == pytest.approx(full[m]) for m in kept)
+        else:   # one card left: the decision is made, the worlds left are not solved
+            assert agent.last_stats["worlds"] < 40
         # the full evaluation's best card was never dropped on these deals
         assert max(cards, key=lambda m: full[m]) in kept
         pruned_any += agent.last_stats["pruned"]
