@@ -330,20 +330,19 @@ class PimcAgent(_CardAgent):
 
             return solve
         _, make_world = constraints.game_functions(state.game)
-        # Terziglio: the DD value is the margin; a world searched to the end of the deal
-        # scores the settlement. A horizon search's margin is an estimate, and a step
-        # function of an estimate is mostly noise: such worlds keep the margin (the
-        # worlds of a decision share one horizon, bar one retried after its budget).
+        # Terziglio: the DD value is the margin; where the worlds are searched to the
+        # end of the deal, a world scores the settlement. A horizon search's margin is
+        # an estimate, and a step function of an estimate is mostly noise: those
+        # decisions keep the margin (per decision, so that scales are never mixed).
         to_score = getattr(module, "value_score", None)
-        score = to_score(state) if to_score and self.objective != "points" else None
+        score = to_score(state) if to_score and self.objective != "points" \
+            and horizon is None else None
 
         def solve_world(job):
             holdings, only = job
             world = make_world(state, seat, holdings)
-            results = self.solve_cards(world, horizon, only)
-            values = {m: r.value for m, r in results.items()}
-            if score is not None and None not in values.values() and \
-                    all(r.exact for r in results.values()):
+            values = {m: r.value for m, r in self.solve_cards(world, horizon, only).items()}
+            if score is not None and None not in values.values():
                 # the settlement is a staircase (G moves every ~200 half points of
                 # margin): the margin breaks its ties, below one step (|v| < 2000),
                 # or cards that win in every world would throw margin away

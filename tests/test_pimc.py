@@ -242,3 +242,46 @@ def test_solve_cards_of_some_cards_equals_all_cards(game, options):
         assert all(got[m].value == full[m].value for m in got)
         checked += 1
     assert checked >= 4
+
+
+def test_terziglio_pimc_scores_the_settlement_where_worlds_are_exact():
+    """TERZ-SCORE-2..5: late in a Terziglio deal (worlds searched to the end) a world's
+    value is the settlement estimate (``dd.tarocchini.value_score``) with the margin
+    breaking its ties; early (horizon search) and with ``objective=points`` it is the
+    margin itself."""
+    from solver import constraints
+    from solver.dd import tarocchini as ddt
+    from solver.games import get_game
+    from solver.heuristic import HeuristicAgent
+
+    st = get_game("tarocchini").new_state({"game": "terziglio"}, dealer=0, seed=8)
+    h = HeuristicAgent(seed=8)
+    checked = set()
+    while not st.is_over() and len(checked) < 2:
+        cards = [m for m in st.legal_moves() if m.kind == "card"]
+        if st.phase == "play" and len(cards) > 1:
+            seat = st.to_act
+            agent = PimcAgent(seed=0, worlds=4, prune=0)
+            horizon = agent.horizon_for(st)
+            stage = "exact" if horizon is None else "horizon"
+            if stage not in checked:
+                worlds = agent.draw_worlds(st, seat, 5)[0]
+                _, make_world = constraints.game_functions("tarocchini")
+                score = ddt.value_score(st)
+                want = {"mean": {m: 0.0 for m in cards}, "points": {m: 0.0 for m in cards}}
+                for w in worlds:
+                    world = make_world(st, seat, w)
+                    sign = 1 if world.side_of[seat] == 1 else -1
+                    vals = agent.solve_cards(world, horizon)
+                    for m in cards:
+                        v = vals[m].value
+                        settled = score(v) + v / 2000 if stage == "exact" else v
+                        want["mean"][m] += sign * settled / 4
+                        want["points"][m] += sign * v / 4
+                for objective, expect in want.items():
+                    a = PimcAgent(seed=0, worlds=4, prune=0, objective=objective)
+                    a.draw_worlds = lambda state, s, seed: (worlds, None)
+                    assert a.card_values(st, seat, cards) == pytest.approx(expect)
+                checked.add(stage)
+        st.play(h.choose(st, st.to_act))
+    assert checked == {"exact", "horizon"}
