@@ -988,6 +988,21 @@ cdef inline int cheapest_points(const Rules* r, uint64_t hand, int k) noexcept n
     return total
 
 
+cdef inline int top_run(const Rules* r, uint64_t live_suit, uint64_t mine, int cap,
+                        int* pts) noexcept nogil:
+    """How many of the highest live cards of one suit (``live_suit``), at most ``cap``,
+    ``mine`` holds as an unbroken run from the top; their points are added to pts."""
+    cdef int b, n = 0
+    while live_suit and n < cap:
+        b = highest_bit(live_suit)
+        if not (mine >> b) & 1:
+            break
+        n += 1
+        pts[0] += r.pts[b]
+        live_suit ^= (<uint64_t>1) << b
+    return n
+
+
 cdef inline int quick_gain(const Rules* r, const Pos* p, int seat) noexcept nogil:
     """At a trick boundary: points the leader's team surely takes by cashing the
     leader's sure tricks in a row (DDS-style quick tricks); -1 if none.  A sure trick
@@ -1001,17 +1016,10 @@ cdef inline int quick_gain(const Rules* r, const Pos* p, int seat) noexcept nogi
     cdef uint64_t mine = p.hand[seat]
     cdef uint64_t o1 = p.hand[(seat + 1) & 3]
     cdef uint64_t o2 = p.hand[(seat + 3) & 3]
-    cdef uint64_t sm, suit
-    cdef int k = 0, won = 0, st, b, j, cap, left1 = 0, left2 = 0, n
+    cdef uint64_t suit
+    cdef int k = 0, won = 0, st, cap, left1 = 0, left2 = 0, n
     if r.trump_mask:
-        sm = live & r.trump_mask
-        while sm:
-            b = highest_bit(sm)
-            if not (mine >> b) & 1:
-                break
-            k += 1
-            won += r.pts[b]
-            sm ^= (<uint64_t>1) << b
+        k = top_run(r, live & r.trump_mask, mine, 8, &won)
         left1 = popcount64(o1 & r.trump_mask) - k    # trumps left after the draw
         left2 = popcount64(o2 & r.trump_mask) - k
     for st in range(4):
@@ -1025,16 +1033,7 @@ cdef inline int quick_gain(const Rules* r, const Pos* p, int seat) noexcept nogi
         if left2 > 0:
             n = popcount64(o2 & suit)
             cap = n if n < cap else cap
-        sm = live & suit
-        j = 0
-        while sm and j < cap:
-            b = highest_bit(sm)
-            if not (mine >> b) & 1:
-                break
-            j += 1
-            won += r.pts[b]
-            sm ^= (<uint64_t>1) << b
-        k += j
+        k += top_run(r, live & suit, mine, cap, &won)
     if k == 0:
         return -1
     won += cheapest_points(r, p.hand[(seat + 2) & 3], k)
