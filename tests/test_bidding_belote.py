@@ -80,3 +80,21 @@ def test_worlds_give_the_callers_hands_that_make_their_calls():
     assert ev.misfits == 0
     e = evaluate(c, samples=3, seed=1, evaluator=ev)
     assert any("others' calls" in n for n in e.notes)
+
+
+def test_simulated_taking_needs_the_belote_floor(monkeypatch):
+    """decide: Belote takes a contract the DD worlds make at least TAKE_FLOOR (75%) of
+    the time, a lower floor than Coinche's bids (benchmarks/RESULTS.md), else passes."""
+    from types import SimpleNamespace
+
+    import solver.bidding as bidding
+    from solver.bidding import Row
+    from solver.bidding.belote import TAKE_FLOOR, decide
+
+    st = belote.new_state(dealer=3, seed=4)
+    assert TAKE_FLOOR == 0.75
+    for p_make, want in ((0.8, "take"), (0.7, "pass")):
+        rows = [Row("take", 10, p_make, 30.0, 1.0, {}), Row("pass", 10, None, 0.0, 0.0, {})]
+        monkeypatch.setattr(bidding, "evaluate",
+                            lambda ctx, **kw: SimpleNamespace(rows=rows))
+        assert st.move_token(decide(st, st.to_act, samples=4, seed=1)) == want
