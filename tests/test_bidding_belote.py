@@ -96,5 +96,5 @@ def test_simulated_taking_needs_the_belote_floor(monkeypatch):
     for p_make, want in ((0.8, "take"), (0.7, "pass")):
         rows = [Row("take", 10, p_make, 30.0, 1.0, {}), Row("pass", 10, None, 0.0, 0.0, {})]
         monkeypatch.setattr(bidding, "evaluate",
-                            lambda ctx, **kw: SimpleNamespace(rows=rows))
+                            lambda ctx, rows=rows, **kw: SimpleNamespace(rows=rows))
         assert st.move_token(decide(st, st.to_act, samples=4, seed=1)) == want

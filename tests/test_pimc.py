@@ -280,7 +280,7 @@ def test_terziglio_pimc_scores_the_settlement_where_worlds_are_exact():
                         want["points"][m] += sign * v / 4
                 for objective, expect in want.items():
                     a = PimcAgent(seed=0, worlds=4, prune=0, objective=objective)
-                    a.draw_worlds = lambda state, s, seed: (worlds, None)
+                    a.draw_worlds = lambda state, s, seed, w=worlds: (w, None)
                     assert a.card_values(st, seat, cards) == pytest.approx(expect)
                 checked.add(stage)
         st.play(h.choose(st, st.to_act))
