@@ -249,8 +249,7 @@ def test_pimc_passes_its_time_budget_to_simulated_bids(monkeypatch):
 
 def test_simulated_coinche_needs_the_floor(monkeypatch):
     """decide: a coinche is played only when the opponents' contract fails in at least
-    90% of the worlds, even when its mean is the best (free doubles lost 6.4 points a
-    deal in duplicate play, benchmarks/RESULTS.md)."""
+    90% of the worlds, even when its mean is the best (benchmarks/RESULTS.md)."""
     from types import SimpleNamespace
 
     import solver.bidding as bidding

@@ -350,9 +350,9 @@ def decide(state: Any, seat: int, samples: int, seed: int,
     """The simulated call for ``seat`` during the auction (None outside it). A bid, a
     coinche and a surcoinche each need the worlds' floor (``cautious_choice``): a
     coinche wins when the opponents' contract fails in at least 90% of the DD worlds,
-    a surcoinche when ours makes; only a pass is free. DD worlds defend better than
-    play does: with free doubles the full AI did 6.4 [0.7, 12.0] points a deal worse
-    (407 duplicate deals, benchmarks/RESULTS.md)."""
+    a surcoinche when ours makes; only a pass is free, as DD worlds defend better than
+    play does. Against free doubles: +3.9 [-2.6, +10.3] points a deal (440 duplicate
+    deals, paired; not yet significant, benchmarks/RESULTS.md)."""
     from . import cautious_choice, evaluate
 
     if state.phase != "bid":
