@@ -153,8 +153,8 @@ def make_evaluator(ctx: Context) -> BeloteEvaluator:
 
 # A Belote contract needs only more points than the defence, and a failed one costs
 # less than in Coinche: with Coinche's 90% floor the simulated bidder took 23% of the
-# deals (the heuristic 58%) and lost 10 points a deal; at 75% it gains +8.4 [+3.8,
-# +13.1] a deal over the 90% floor, and 60% is worse than 75% (benchmarks/RESULTS.md).
+# deals (the heuristic 58%) and lost 10 points a deal; at 75% it gains +8.1 [+4.1,
+# +12.1] a deal over the 90% floor, and 60% is worse than 75% (benchmarks/RESULTS.md).
 TAKE_FLOOR = 0.75
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
+from ..cards import mask_of
 from ..core.belote import (
     DDSolver,
     PlayRules,
@@ -153,7 +154,7 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
     cards scored).  A declared-belote move (``belote:KH``, option belote_optional)
     gets the value of its card; announce moves do not change card play and are not
     scored.  ``only``: solve just these moves (the others are left out)."""
-    only_mask = sum({1 << m.value for m in only}) if only else 0
+    only_mask = mask_of(m.value for m in only) if only else 0
     per_card, _ = solve_cards_position(position_of_state(state), rules_of_state(state),
                                        node_budget, deadline, tt_bits, only_mask)
     out: dict[Move, CardResult] = {}
@@ -186,7 +187,7 @@ def world_card_solver(state: Any, node_budget: int | None = None,
                                  defence_points=base.defence_points,
                                  attack_all=base.attack_all, taker_all=base.taker_all,
                                  defence_all=base.defence_all, tricks_done=base.tricks_done)
-        only_mask = sum({1 << m.value for m in only}) if only else 0
+        only_mask = mask_of(m.value for m in only) if only else 0
         per_card, _ = solve_cards_position(position, rules, node_budget, None, tt_bits,
                                            only_mask)
         return {m: replace(per_card[m.value], card=m) for m in moves if m.value in per_card}

@@ -42,6 +42,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..cards import mask_of
 from ..core.tarocchini import (
     DDSolver,
     Game,
@@ -225,7 +226,7 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
     (``KS:volo``) gets its card's value: signals do not change the play (OTTO-SIG-1).
     ``horizon``: see ``solve`` (truncated results have ``exact=False``).  ``only``:
     solve just the cards of these moves (the others are left out)."""
-    only_mask = sum({1 << _card_of(m) for m in only}) if only else 0
+    only_mask = mask_of(_card_of(m) for m in only) if only else 0
     per_card, _ = solve_cards_position(game_of_state(state), position_of_state(state),
                                        node_budget, deadline, tt_bits, horizon=horizon,
                                        only=only_mask)
