@@ -254,7 +254,6 @@ class PimcAgent(_CardAgent):
         horizon = self.horizon_for(state)
         solve = self._world_solver(state, seat, horizon)
         totals = {m: 0.0 for m in cards}
-        solved = {m: 0 for m in cards}
         candidates = list(cards)
         per_world: list[dict[Move, float]] = []  # the candidates' values, world by world
         used = skipped = 0
@@ -276,7 +275,6 @@ class PimcAgent(_CardAgent):
                         v = sign * values[m]
                         row[m] = v if self.objective != "make" else (v >= best) + (v > 0)
                         totals[m] += row[m]
-                        solved[m] += 1
                     per_world.append(row)
                     used += 1
                 if self.seconds is not None and used and \
@@ -300,7 +298,8 @@ class PimcAgent(_CardAgent):
             self.last_stats["auction_fit"] = fit
         if not used:
             return None
-        return {m: totals[m] / solved[m] for m in cards}
+        # a card's mean is over the worlds it was solved in (all, unless pruned)
+        return {m: totals[m] / sum(m in row for row in per_world) for m in cards}
 
     def _world_solver(self, state: GameState, seat: int, horizon: int | None):
         """``solve((holdings, only))`` -> (sign, {card: value}) for one world: the value
