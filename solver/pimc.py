@@ -312,11 +312,12 @@ class PimcAgent(_CardAgent):
             # Belote/Coinche: the searched value depends only on the hands and the public
             # play, so worlds are solved from their hands without building a world state
             # (which replays the whole history: most of the time of a mid-deal decision).
-            solve_hands = direct(state, self.budget(state), self.table_bits(state))
             own_sign = seat_sign(state, seat)  # the sides are public
-            # the DD value is the attack's card points; a world scores the deal
+            # the DD value is the attack's card points; a world scores the deal, and is
+            # searched only as far as that score needs (flat where a contract fails)
             to_score = getattr(module, "attack_net_score", None)
             net = to_score(state) if to_score and self.objective != "points" else None
+            solve_hands = direct(state, self.budget(state), self.table_bits(state), net)
 
             def solve(job):
                 holdings, only = job

@@ -607,6 +607,8 @@ ctypedef struct Search:
     int64_t cut_at[9]       # cutoffs by index of the move that caused them
     int64_t late_cut[4][2]  # cutoffs after the first move, by trick position and side
     int64_t first_cut[4][2]
+    int use_cls             # 1: mtdf stops once the value's score class is known
+    uint8_t cls[256]        # score class of each final point count (non-decreasing)
 
 
 cdef inline double now_s() noexcept nogil:
@@ -1258,11 +1260,26 @@ cdef int greedy_value(Search* s) noexcept nogil:
     return v
 
 
+cdef inline int class_start(const Search* s, int g, int lo) noexcept nogil:
+    """The probe that splits score classes nearest to ``g`` within (lo, ...]: the
+    first point count of g's class, or of the next class when that start is <= lo."""
+    cdef int b = g
+    while b > lo + 1 and s.cls[b - 1] == s.cls[g]:
+        b -= 1
+    if b > lo + 1 or s.cls[lo] != s.cls[b]:
+        return b
+    while b < 255 and s.cls[b] == s.cls[lo]:
+        b += 1
+    return b
+
+
 cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
     """Exact value by zero-window probes: the first at ``guess`` (or the greedy line's
     value), then bisection of the proven interval.  ``lo_out``/``hi_out`` hold known
     bounds on entry (-1: none) and the proven bounds on exit (equal unless the node
-    budget or deadline stopped the search)."""
+    budget or deadline stopped the search).  With score classes (``use_cls``) the
+    search stops once lo and hi are in one class, every probe splitting two classes:
+    the exact value is not needed where the deal's score is flat."""
     cdef int lo = s.p.ap, hi = value_hi(s), g, beta, npr = 0
     if lo_out[0] > lo:
         lo = lo_out[0]
@@ -1277,9 +1294,13 @@ cdef int mtdf(Search* s, int guess, int* lo_out, int* hi_out) noexcept nogil:
     if g < lo or g > hi:
         g = (lo + hi) // 2
     while lo < hi:
+        if s.use_cls and s.cls[lo] == s.cls[hi]:
+            break
         # bisection of the proven interval [lo, hi], first probe at the guess
         if g <= lo or g > hi:
             g = (lo + hi + 1) // 2
+        if s.use_cls:
+            g = class_start(s, g, lo)
         beta = g
         g = dd_search(s, beta)
         s.probes += 1
@@ -1448,17 +1469,44 @@ cdef class DDSolver:
         return (lo, lo, hi, self.s.nodes, not self.s.aborted)
 
     def solve_cards(self, long long node_budget=0, double seconds=0.0,
-                    unsigned long long only=0):
+                    unsigned long long only=0, classes=None):
         """Value of every legal card: list of (deck card, lo, hi), nodes, complete.
         Equivalent cards (merged in the search) share one search.  ``only`` (a mask of
         deck cards, 0 = all): solve just these legal cards; the position's value is then
         not searched first (one card alone costs less than the value, which must find
-        the best card among all of them)."""
+        the best card among all of them).  ``classes`` (bytes, one per final point
+        count 0..capot_points, non-decreasing): the score class of each value; a card's
+        search stops once [lo, hi] lies in one class (lo < hi where the score is flat)."""
+        self._set_classes(classes)
+        try:
+            return self._solve_cards(node_budget, seconds, only)
+        finally:
+            self.s.use_cls = 0
+
+    cdef _set_classes(self, classes):
+        cdef int i, n
+        if classes is None:
+            self.s.use_cls = 0
+            return
+        cdef const unsigned char[:] c = classes
+        n = c.shape[0]
+        if n != self.s.r.capot_points + 1:
+            raise ValueError(f"classes: {self.s.r.capot_points + 1} values expected "
+                             f"(0..capot_points), got {n}")
+        for i in range(256):
+            self.s.cls[i] = c[i] if i < n else c[n - 1]
+            if i and self.s.cls[i] < self.s.cls[i - 1]:
+                raise ValueError("classes must be non-decreasing")
+        self.s.use_cls = 1
+
+    def _solve_cards(self, long long node_budget, double seconds,
+                     unsigned long long only):
         cdef Pos saved = self.s.p
         cdef uint64_t legal = pos_legal(&self.s.r, &self.s.p)
         cdef uint64_t m = legal, want = legal, done = 0
         cdef uint64_t sep, lower
-        cdef int c, b, lo = -1, hi = -1, guess = -1, seat, v = -1, maximize
+        cdef int c, b, lo = -1, hi = -1, guess = -1, seat, maximize
+        cdef int rlo = -1, rhi = -1
         cdef int vlo[32]
         cdef int vhi[32]
         self._limits(node_budget, seconds)
@@ -1471,12 +1519,11 @@ cdef class DDSolver:
                     want |= (<uint64_t>1) << self.s.r.to_core[c]
             want &= legal
         else:
-            # the position's value first: a max node's cards are worth <= v (and the
-            # best ones exactly v), a min node's >= v, so most cards need one probe at v
+            # the position's value v first: a max node's cards are worth <= v (and the
+            # best ones exactly v), a min node's >= v, so most cards need one probe
+            # (with score classes: v's class, [rlo, rhi])
             with nogil:
-                v = mtdf(&self.s, -1, &lo, &hi)
-            if lo != hi:
-                v = -1
+                mtdf(&self.s, -1, &rlo, &rhi)
         sep = saved.hand[0] | saved.hand[1] | saved.hand[2] | saved.hand[3]
         if saved.trick_n:
             sep |= (<uint64_t>1) << saved.win
@@ -1499,12 +1546,15 @@ cdef class DDSolver:
                 pos_play(&self.s.r, &self.s.p, c)
                 lo = -1
                 hi = -1
-                if v >= 0:
+                if rlo >= 0:
+                    # the first probe asks whether the card reaches v (max node) or
+                    # stays at v (min node: a probe at v + 1)
                     if maximize:
-                        hi = v
+                        hi = rhi
+                        guess = rlo
                     else:
-                        lo = v
-                    guess = v
+                        lo = rlo
+                        guess = rhi + 1
                 with nogil:
                     mtdf(&self.s, guess, &lo, &hi)
                 self.s.p = saved

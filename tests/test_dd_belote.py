@@ -479,3 +479,68 @@ def test_solve_cards_of_some_cards_equals_all_cards():
             assert all(got[c].value == full[c].value for c in some)
             checked += 1
     assert checked == 36
+
+
+@pytest.mark.parametrize("game", ["coinche", "belote"])
+def test_score_classes_keep_every_cards_deal_score(game):
+    """PIMC searches a world only as far as its deal score needs (``NetScore.classes``:
+    runs of final points with the same net score, flat where the contract fails and,
+    coinched, wherever it is made). Each card's value then scores exactly as its exact
+    value (COINCHE-SCORE-1..3, BELOTE-SCORE-2..3), with or without ``only``, in fewer
+    nodes."""
+    from solver.cards import mask_of
+    from solver.pimc import PimcAgent
+
+    seeds = [*range(14), 79, 175] if game == "coinche" else list(range(16))
+    nodes = {"exact": 0, "classes": 0}
+    multipliers, checked = set(), 0
+    for seed in seeds:
+        st, h = _heuristic_auction(game, seed)
+        if st.phase != "play":
+            continue
+        while len(st.tricks) < seed % 5 or (st.trick and seed % 2):
+            st.play(h.choose(st, st.to_act))
+        multipliers.add(getattr(st, "multiplier", 1))
+        net = dd.attack_net_score(st)
+        exact, by_class = dd.world_card_solver(st), dd.world_card_solver(st, net=net)
+        table = dd._solver(dd.DEFAULT_TT_BITS)
+        for world in PimcAgent(seed=seed, worlds=3).draw_worlds(st, st.to_act, seed)[0]:
+            hands = world[:4]
+            masks = [mask_of(x) for x in hands]
+            classes = net.classes(masks)
+            capot = len(classes) - 1
+            finals = [*range(163), capot]   # the final counts a deal can end with
+            assert list(classes) == sorted(classes)
+            assert all((classes[p] == classes[q]) == (net(p, masks) == net(q, masks))
+                       for p, q in zip(finals, finals[1:]))
+            for only in (None, [min(exact(hands), key=lambda m: m.value)]):
+                table.new_generation()
+                want = exact(hands, only)
+                table.new_generation()
+                got = by_class(hands, only)
+                assert got.keys() == want.keys()
+                for m, r in got.items():
+                    assert r.complete and r.lower <= want[m].value <= r.upper
+                    assert classes[r.lower] == classes[r.upper]
+                    assert net(r.value, masks) == net(want[m].value, masks), (seed, m)
+                    checked += 1
+                nodes["exact"] += next(iter(want.values())).nodes
+                nodes["classes"] += next(iter(got.values())).nodes
+    assert checked > 150
+    assert nodes["classes"] < 0.9 * nodes["exact"]
+    if game == "coinche":
+        assert multipliers >= {1, 2}
+
+
+def test_score_classes_must_be_one_non_decreasing_class_per_point_count():
+    s = dd._solver(dd.DEFAULT_TT_BITS)
+    st = coinche_game.CoincheState.from_play(coinche_game.new_state(seed=1).hands, 0, 0)
+    s.configure(*dd.rules_of_state(st).args())
+    s.set_position(*dd.position_of_state(st).args())
+    with pytest.raises(ValueError, match="253 values expected"):
+        s.solve_cards(classes=bytes(162))
+    with pytest.raises(ValueError, match="non-decreasing"):
+        s.solve_cards(classes=bytes([1] * 100 + [0] * 153))
+    cards, nodes, complete = s.solve_cards(classes=bytes(253))
+    assert nodes == 0 and complete and len(cards) == 8   # one class: nothing to search
+    assert all(lo == 0 and hi == 252 for _, lo, hi in cards)   # 252: a capot

@@ -127,20 +127,23 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 
 def solve_cards_position(position: Position, rules: PlayRules,
                          node_budget: int | None = None, deadline: float | None = None,
-                         tt_bits: int = DEFAULT_TT_BITS, only: int = 0
+                         tt_bits: int = DEFAULT_TT_BITS, only: int = 0,
+                         classes: bytes | None = None
                          ) -> tuple[dict[int, CardResult], int]:
     """Value of every legal card (deck index -> CardResult of ``Move("card", c)``) and
     the total node count (one search scores every card); ``only``: a mask of the deck
-    cards to solve (0: all)."""
+    cards to solve (0: all). ``classes`` (``NetScore.classes``): search each card only
+    until its score class is known; its ``value`` is then the lowest point count of
+    the proven interval [lower, upper], all of which score the same."""
     _check_limits(node_budget, deadline, tt_bits)
     s = _load(position, rules, tt_bits)
     t = time.perf_counter()
-    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0, only)
+    cards, nodes, complete = s.solve_cards(node_budget or 0, deadline or 0.0, only, classes)
     dt = time.perf_counter() - t
     stats = s.stats()
     out = {}
     for card, lo, hi in cards:
-        exact = lo == hi
+        exact = lo == hi or (classes is not None and complete and classes[lo] == classes[hi])
         out[card] = CardResult(lo if exact else None, lo, hi, nodes, exact, dt,
                                stopped=None if exact else _stopped(False, node_budget, nodes),
                                tt_hits=stats["tt_hits"], tt_probes=stats["tt_probes"],
@@ -165,14 +168,17 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
 
 
 def world_card_solver(state: Any, node_budget: int | None = None,
-                      tt_bits: int = DEFAULT_TT_BITS):
+                      tt_bits: int = DEFAULT_TT_BITS, net: NetScore | None = None):
     """``solve_cards`` for worlds of ``state`` that differ only in the hands (PIMC),
     without building a world state for each: the searched value depends on the
     current hands and the public play only (belote and announces are not part of it).
     Returns ``solve(hands) -> dict[Move, CardResult]``, ``hands`` being the four
     current hands of a world (card lists or masks); the seat to act must keep its own
     hand, whose legal moves are those of ``state``. ``solve(hands, only)`` solves just
-    the moves ``only`` (the others are left out of the result)."""
+    the moves ``only`` (the others are left out of the result). With ``net`` (the
+    state's ``attack_net_score``), a world is searched only as far as its deal score
+    needs: a card's ``value`` scores the same as its exact value (``classes`` of
+    ``solve_cards_position``)."""
     base = position_of_state(state)
     rules = rules_of_state(state)
     moves = [m for m in state.legal_moves() if m.kind in ("card", "belote")]
@@ -188,8 +194,9 @@ def world_card_solver(state: Any, node_budget: int | None = None,
                                  attack_all=base.attack_all, taker_all=base.taker_all,
                                  defence_all=base.defence_all, tricks_done=base.tricks_done)
         only_mask = mask_of(m.value for m in only) if only else 0
+        classes = net.classes(masks) if net is not None else None
         per_card, _ = solve_cards_position(position, rules, node_budget, None, tt_bits,
-                                           only_mask)
+                                           only_mask, classes)
         return {m: replace(per_card[m.value], card=m) for m in moves if m.value in per_card}
 
     return solve
@@ -220,11 +227,15 @@ def deal_scorer(state: Any):
     # 0 points is a defence capot unless the attack has already won a trick
     capot_for_zero = None if state.tricks_won[attack] else 1 - attack
 
-    def score(points: int, hands: list[int]) -> dict[str, Any]:
+    def belotes(hands: list[int]) -> tuple[int, int]:
+        # the belote points of each team: declared, or held whole (BELOTE-BR-3)
         bel = list(declared)
         for seat, h in enumerate(hands):
             bel[seat % 2] += 20 * len(belote_suits(h, strain, ta))
-        return scored(points, *bel)
+        return bel[0], bel[1]
+
+    def score(points: int, hands: list[int]) -> dict[str, Any]:
+        return scored(points, *belotes(hands))
 
     @cache
     def scored(points: int, bel0: int, bel1: int) -> dict[str, Any]:
@@ -241,23 +252,56 @@ def deal_scorer(state: Any):
             cards = [capot_pts, 0] if capot_team == 0 else [0, capot_pts]
         return be.score_deal(attack, cards, bel, ann_team, ann_pts, capot_team, opts)
 
+    score.belotes = belotes  # type: ignore[attr-defined]
+    score.scored = scored  # type: ignore[attr-defined]
     return score
 
 
-def attack_net_score(state: Any):
+class NetScore:
     """``net(points, hands)``: the deal's score for the attack team minus the defence's
     (unrounded ``exact`` amounts of ``deal_scorer``). It rises with ``points`` (made
     rises with points; a failed contract scores the same whatever the points), so a
     side that plays for points in a world also plays for this score: PIMC averages it
-    over its worlds."""
-    score = deal_scorer(state)
-    attack = state.attack
+    over its worlds.
 
-    def net(points: int, hands: list[int]) -> int:
-        ex = score(points, hands)["exact"]
-        return ex[attack] - ex[1 - attack]
+    ``classes(hands)``: the score class of every final point count 0..capot_points
+    (bytes; a class is a run of point counts with the same net score), which lets the
+    search stop once a card's value is known up to its score (``solve_cards``
+    ``classes``): a failed contract scores the same at any points, a coinched one the
+    same whenever it is made."""
 
-    return net
+    def __init__(self, state: Any):
+        self._score = deal_scorer(state)
+        self._attack = state.attack
+        self._capot_points = rules_of_state(state).capot_points
+        self._classes: dict[tuple[int, int], bytes] = {}
+
+    def __call__(self, points: int, hands: list[int]) -> int:
+        return self._net(points, self._score.belotes(hands))
+
+    def _net(self, points: int, bel: tuple[int, int]) -> int:
+        ex = self._score.scored(points, *bel)["exact"]
+        return ex[self._attack] - ex[1 - self._attack]
+
+    def classes(self, hands: list[int]) -> bytes:
+        bel = self._score.belotes(hands)
+        out = self._classes.get(bel)
+        if out is None:
+            # 163 .. capot_points - 1 are never a final count: they join 162's run
+            nets = [self._net(p, bel) for p in range(163)]
+            runs = [0]
+            for p in range(1, 163):
+                runs.append(runs[-1] + (nets[p] != nets[p - 1]))
+            capot = runs[-1] + (self._net(self._capot_points, bel) != nets[-1])
+            runs += [runs[-1]] * (self._capot_points - 163) + [capot]
+            out = self._classes[bel] = bytes(runs)
+        return out
+
+
+def attack_net_score(state: Any) -> NetScore:
+    """The attack's net deal score in ``state`` as a function of the final points and
+    the hands (:class:`NetScore`)."""
+    return NetScore(state)
 
 
 def principal_variation(state: Any, node_budget: int | None = None,
