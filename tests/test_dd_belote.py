@@ -9,6 +9,7 @@ capot_points for a capot (BELOTE-SCORE-4, COINCHE-CARD-5).
 
 from __future__ import annotations
 
+import itertools
 import random
 from functools import cache
 
@@ -512,7 +513,7 @@ def test_score_classes_keep_every_cards_deal_score(game):
             finals = [*range(163), capot]   # the final counts a deal can end with
             assert list(classes) == sorted(classes)
             assert all((classes[p] == classes[q]) == (net(p, masks) == net(q, masks))
-                       for p, q in zip(finals, finals[1:]))
+                       for p, q in itertools.pairwise(finals))
             for only in (None, [min(exact(hands), key=lambda m: m.value)]):
                 table.new_generation()
                 want = exact(hands, only)
@@ -544,3 +545,33 @@ def test_score_classes_must_be_one_non_decreasing_class_per_point_count():
     cards, nodes, complete = s.solve_cards(classes=bytes(253))
     assert nodes == 0 and complete and len(cards) == 8   # one class: nothing to search
     assert all(lo == 0 and hi == 252 for _, lo, hi in cards)   # 252: a capot
+
+
+def test_score_classes_of_any_shape_bound_the_exact_value():
+    """``solve_cards(classes=...)`` with random runs (one point count to dozens per run):
+    every card's proven [lo, hi] holds its exact value and lies in one run."""
+    rng = random.Random(5)
+    s = dd._solver(dd.DEFAULT_TT_BITS)
+    checked = 0
+    for i in range(10):
+        st = coinche_game.new_state(seed=70 + i, dealer=i % 4)
+        st = coinche_game.CoincheState.from_play(st.hands, i % 6, rng.randrange(4),
+                                                 dealer=i % 4)
+        for _ in range(rng.randrange(0, 13)):
+            st.play(rng.choice(st.legal_moves()))
+        pos, rules = dd.position_of_state(st), dd.rules_of_state(st)
+        exact, _ = dd.solve_cards_position(pos, rules)
+        runs, k = [], 0
+        while len(runs) < 253:
+            runs += [k] * rng.choice((1, 1, 2, 5, 17, 60))
+            k += 1
+        classes = bytes(runs[:253])
+        s.configure(*rules.args())
+        s.new_generation()
+        s.set_position(*pos.args())
+        cards, _, complete = s.solve_cards(classes=classes)
+        assert complete and sorted(c for c, _, _ in cards) == sorted(exact)
+        for c, lo, hi in cards:
+            assert lo <= exact[c].value <= hi and classes[lo] == classes[hi], (i, c)
+            checked += 1
+    assert checked > 30
