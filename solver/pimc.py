@@ -353,8 +353,8 @@ class PimcAgent(_CardAgent):
 
     def draw_worlds(self, state: GameState, seat: int, seed: int
                     ) -> tuple[list[list[list[int]]], int | None]:
-        """The worlds to solve: uniform draws (``solver.constraints``); with
-        ``auction``, draws until ``worlds`` of them follow the auction (at most
+        """The worlds to solve: uniform draws (``solver.constraints``; with
+        ``seconds``, as many as half of it allows); with ``auction``, draws until ``worlds`` of them follow the auction (at most
         ``DRAWS_PER_WORLD`` per world, and half of ``seconds``); a shortfall is filled
         with the draws in which the fewest calling seats miss their calls (earliest
         first). Returns the worlds and how many follow the auction (None: not asked,
@@ -364,15 +364,23 @@ class PimcAgent(_CardAgent):
             obs = state.observation(seat)
             played = inference.played_by_seat(obs, state.game)
             model = self._auction_model(state, seat, obs, played)
-        if model is None:
+        if model is None and self.seconds is None:
             return constraints.sample_holdings(state, seat, self.worlds, seed=seed), None
         draw = constraints.holdings_sampler(state, seat)
         rng = random.Random(seed)
+        # with a time budget, drawing may use half of it (the rest solves the worlds)
+        stop = None if self.seconds is None else time.monotonic() + self.seconds / 2
+        if model is None:
+            # the draws of sample_holdings, as many as half the budget allows
+            drawn: list[list[list[int]]] = []
+            for i in range(self.worlds):
+                if stop is not None and i % 64 == 63 and time.monotonic() > stop:
+                    break
+                drawn.append(draw(rng))
+            return drawn, None
         good: list[list[list[int]]] = []
         # the best misfits so far, a max-heap on (misfits, order): (-misfits, -order, world)
         other: list[tuple[int, int, list[list[int]]]] = []
-        # with a time budget, drawing may use half of it (the rest solves the worlds)
-        stop = None if self.seconds is None else time.monotonic() + self.seconds / 2
         for i in range(inference.DRAWS_PER_WORLD * self.worlds):
             if stop is not None and i % 64 == 63 and time.monotonic() > stop:
                 break

@@ -3,7 +3,7 @@ deterministic for a seed, and choose the DD-best card where the answer is certai
 
 import pytest
 
-from solver import dd
+from solver import constraints, dd
 from solver.cards import BELOTE_DECK
 from solver.games import coinche
 from solver.match import MatchConfig, run_match
@@ -285,3 +285,18 @@ def test_terziglio_pimc_scores_the_settlement_where_worlds_are_exact():
                 checked.add(stage)
         st.play(h.choose(st, st.to_act))
     assert checked == {"exact", "horizon"}
+
+
+def test_a_time_budget_bounds_the_drawing_of_worlds():
+    """With ``seconds``, uniform worlds are drawn for at most half of it (checked every
+    64 draws): a huge ``worlds`` no longer spends the budget in the sampler before a
+    world is solved. The draws are those of ``sample_holdings``, in the same order."""
+    st = coinche.new_state(seed=6, dealer=1)
+    st = coinche.CoincheState.from_play(st.hands, 0, 0, dealer=1)
+    seat = st.to_act
+    free = PimcAgent(seed=0, worlds=200).draw_worlds(st, seat, 5)[0]
+    assert free == constraints.sample_holdings(st, seat, 200, seed=5)
+    rushed = PimcAgent(seed=0, worlds=10**6, seconds=1e-9).draw_worlds(st, seat, 5)[0]
+    assert rushed == free[:63]   # the first check, after 63 draws, finds the time gone
+    roomy = PimcAgent(seed=0, worlds=200, seconds=60).draw_worlds(st, seat, 5)[0]
+    assert roomy == free
