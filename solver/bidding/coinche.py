@@ -52,7 +52,7 @@ class CoincheEvaluator:
                   "a pass is scored by letting the heuristic bidder finish the auction"]
 
     def __init__(self, ctx: Context):
-        check_inputs(ctx)
+        check_inputs(ctx, ("read_partner",))
         self.ctx = ctx
         self.opts = resolve(co.OPTIONS, ctx.options, "coinche")
         if len(ctx.hand) != 8 or len(set(ctx.hand)) != 8:
@@ -70,6 +70,10 @@ class CoincheEvaluator:
         self._calls: dict[int, list[tuple[dict[str, Any], list, Any]]] = {}
         self.misfits = 0
         self.standing = self._replay_auction()
+        # ``read_partner=False`` (the simulated bidder): the partner's calls say nothing
+        # about its hand, as that partner is not the heuristic bidder the worlds model
+        if not ctx.extra.get("read_partner", True):
+            self._calls.pop((ctx.seat + 2) % 4, None)
         # numeric candidate levels' minimum per strain (for the failing-strain probes)
         self.probe_first = True
         self.lowest_level: dict[int, int] = {}
@@ -352,14 +356,21 @@ def decide(state: Any, seat: int, samples: int, seed: int,
     coinche wins when the opponents' contract fails in at least 90% of the DD worlds,
     a surcoinche when ours makes; only a pass is free, as DD worlds defend better than
     play does. Against free doubles: +3.9 [-2.6, +10.3] points a deal (440 duplicate
-    deals, paired; not yet significant, benchmarks/RESULTS.md)."""
+    deals, paired; not yet significant, benchmarks/RESULTS.md).
+
+    The worlds follow the opponents' calls only (``read_partner``): the partner is
+    itself a simulated bidder, and reading its calls as the heuristic bidder's made
+    the partnership escalate (90 D, 100 D, 160 D: each raise was read as the heuristic
+    bidder's support). Reading the opponents only: +14.1 [+2.6, +25.7] points a deal
+    (553 duplicate deals, paired; benchmarks/RESULTS.md)."""
     from . import cautious_choice, evaluate
 
     if state.phase != "bid":
         return None
     hand = [c for c in range(32) if state.hands[seat] >> c & 1]
     auction = [state.move_token(m) for m in state.history]
-    ctx = Context("coinche", hand, seat, state.dealer, dict(state.options), auction)
+    ctx = Context("coinche", hand, seat, state.dealer, dict(state.options), auction,
+                  {"read_partner": False})
     best = cautious_choice(evaluate(ctx, samples=samples, seed=seed, seconds=seconds).rows,
                            free=("pass",))
     if best == "pass" or best in ("coinche", "surcoinche"):
