@@ -361,8 +361,8 @@ def decide(state: Any, seat: int, samples: int, seed: int,
     The worlds follow the opponents' calls only (``read_partner``): the partner is
     itself a simulated bidder, and reading its calls as the heuristic bidder's made
     the partnership escalate (90 D, 100 D, 160 D: each raise was read as the heuristic
-    bidder's support). Reading the opponents only: +14.1 [+2.6, +25.7] points a deal
-    (553 duplicate deals, paired; benchmarks/RESULTS.md)."""
+    bidder's support). Reading the opponents only: +14.8 [+6.7, +22.9] points a deal
+    (1,000 duplicate deals, paired; benchmarks/RESULTS.md)."""
     from . import cautious_choice, evaluate
 
     if state.phase != "bid":
