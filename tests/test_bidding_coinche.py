@@ -267,7 +267,7 @@ def test_simulated_coinche_needs_the_floor(monkeypatch):
 
 
 def test_the_simulated_bidder_reads_the_opponents_calls_not_its_partners(monkeypatch):
-    """``read_partner=False`` (what ``decide`` asks): worlds follow the opponents' calls
+    """``read_partner=False`` (what ``decide`` builds): worlds follow the opponents' calls
     (COINCHE-BID-2..5) but deal the partner's unseen cards at random, as that partner
     is a simulated bidder, not the heuristic bidder the worlds model."""
     import random
@@ -275,14 +275,14 @@ def test_the_simulated_bidder_reads_the_opponents_calls_not_its_partners(monkeyp
 
     import solver.bidding as bidding
     from solver.bidding import make_evaluator
-    from solver.bidding.coinche import decide
+    from solver.bidding.coinche import CoincheEvaluator, decide
     from solver.games import coinche as co
     from solver.heuristics.belote import strain_strength
 
     auction = ["bid:90:H", "bid:100:S"]          # seat 0 (our partner), seat 1 (opponent)
     read = make_evaluator(ctx("JS 9S AS TS AD 7C 8C 7H", seat=2, dealer=3, auction=auction))
-    unread = make_evaluator(ctx("JS 9S AS TS AD 7C 8C 7H", seat=2, dealer=3,
-                                auction=auction, extra={"read_partner": False}))
+    unread = CoincheEvaluator(ctx("JS 9S AS TS AD 7C 8C 7H", seat=2, dealer=3,
+                                  auction=auction), read_partner=False)
     assert sorted(read._calls) == [0, 1] and sorted(unread._calls) == [1]
     rng = random.Random(3)
     worlds = [unread.sample(rng) for _ in range(60)]
@@ -290,12 +290,14 @@ def test_the_simulated_bidder_reads_the_opponents_calls_not_its_partners(monkeyp
     read_hearts = sum(strain_strength(read.sample(rng)[0], 1) for _ in range(60)) / 60
     assert partner_hearts + 5 < read_hearts
     assert all(strain_strength(w[1], 0) >= 20 for w in worlds)  # the 100 S still counts
-    with pytest.raises(AtoutError, match="takes no input"):
-        make_evaluator(ctx("JS 9S AS TS AD 7C 8C 7H", extra={"partner": 1}))
+    with pytest.raises(AtoutError, match="takes no input read_partner$"):
+        make_evaluator(ctx("JS 9S AS TS AD 7C 8C 7H", extra={"read_partner": False}))
 
     seen = []
-    monkeypatch.setattr(bidding, "evaluate", lambda c, **kw: seen.append(c) or
-                        SimpleNamespace(rows=[bidding.Row("pass", 1, None, 0.0, 0.0, {})]))
+    monkeypatch.setattr(bidding, "evaluate", lambda c, **kw: seen.append(kw["evaluator"])
+                        or SimpleNamespace(rows=[bidding.Row("pass", 1, None, 0.0, 0.0, {})]))
     st = co.new_state(dealer=3, seed=4)
+    st.play(st.parse_move("bid:80:H"))             # seat 0 bids; seat 2 is its partner
+    st.play(st.parse_move("pass"))
     decide(st, st.to_act, samples=4, seed=1)
-    assert seen[0].extra == {"read_partner": False}
+    assert st.to_act == 2 and 0 not in seen[0]._calls and 1 in seen[0]._calls

@@ -51,8 +51,8 @@ class CoincheEvaluator:
                   "well); announces not counted; bids assumed final and not coinched; "
                   "a pass is scored by letting the heuristic bidder finish the auction"]
 
-    def __init__(self, ctx: Context):
-        check_inputs(ctx, ("read_partner",))
+    def __init__(self, ctx: Context, read_partner: bool = True):
+        check_inputs(ctx)
         self.ctx = ctx
         self.opts = resolve(co.OPTIONS, ctx.options, "coinche")
         if len(ctx.hand) != 8 or len(set(ctx.hand)) != 8:
@@ -72,7 +72,7 @@ class CoincheEvaluator:
         self.standing = self._replay_auction()
         # ``read_partner=False`` (the simulated bidder): the partner's calls say nothing
         # about its hand, as that partner is not the heuristic bidder the worlds model
-        if not ctx.extra.get("read_partner", True):
+        if not read_partner:
             self._calls.pop((ctx.seat + 2) % 4, None)
         # numeric candidate levels' minimum per strain (for the failing-strain probes)
         self.probe_first = True
@@ -369,10 +369,10 @@ def decide(state: Any, seat: int, samples: int, seed: int,
         return None
     hand = [c for c in range(32) if state.hands[seat] >> c & 1]
     auction = [state.move_token(m) for m in state.history]
-    ctx = Context("coinche", hand, seat, state.dealer, dict(state.options), auction,
-                  {"read_partner": False})
-    best = cautious_choice(evaluate(ctx, samples=samples, seed=seed, seconds=seconds).rows,
-                           free=("pass",))
+    ctx = Context("coinche", hand, seat, state.dealer, dict(state.options), auction)
+    ev = CoincheEvaluator(ctx, read_partner=False)
+    best = cautious_choice(evaluate(ctx, samples=samples, seed=seed, seconds=seconds,
+                                    evaluator=ev).rows, free=("pass",))
     if best == "pass" or best in ("coinche", "surcoinche"):
         return state.parse_move(best)
     level, strain = best.split()
