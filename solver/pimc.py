@@ -354,11 +354,12 @@ class PimcAgent(_CardAgent):
     def draw_worlds(self, state: GameState, seat: int, seed: int
                     ) -> tuple[list[list[list[int]]], int | None]:
         """The worlds to solve: uniform draws (``solver.constraints``; with
-        ``seconds``, as many as half of it allows); with ``auction``, draws until ``worlds`` of them follow the auction (at most
-        ``DRAWS_PER_WORLD`` per world, and half of ``seconds``); a shortfall is filled
-        with the draws in which the fewest calling seats miss their calls (earliest
-        first). Returns the worlds and how many follow the auction (None: not asked,
-        or no model for this game / auction)."""
+        ``seconds``, as many as half of it allows); with ``auction``, draws until
+        ``worlds`` of them follow the auction (at most ``DRAWS_PER_WORLD`` per world,
+        and half of ``seconds``); a shortfall is filled with the draws in which the
+        fewest calling seats miss their calls (earliest first). Returns the worlds and
+        how many follow the auction (None: not asked, or no model for this game /
+        auction)."""
         model = played = None
         if self.auction:
             obs = state.observation(seat)
