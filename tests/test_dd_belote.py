@@ -458,6 +458,16 @@ def test_zero_points_is_a_defence_capot_only_before_the_attack_wins_a_trick(game
     assert seen == {True, False}
 
 
+def _random_coinche_position(rng: random.Random, seed: int, i: int, max_plays: int):
+    """A Coinche deal of ``seed`` in strain i % 6 with a random taker, after fewer than
+    ``max_plays`` random legal cards: its DD position and play rules."""
+    st = coinche_game.new_state(seed=seed, dealer=i % 4)
+    st = coinche_game.CoincheState.from_play(st.hands, i % 6, rng.randrange(4), dealer=i % 4)
+    for _ in range(rng.randrange(0, max_plays)):
+        st.play(rng.choice(st.legal_moves()))
+    return dd.position_of_state(st), dd.rules_of_state(st)
+
+
 def test_solve_cards_of_some_cards_equals_all_cards():
     """``only`` (PIMC's successive elimination) solves a subset of the legal cards
     without the position's value first: each card's value is the one the full search
@@ -465,12 +475,7 @@ def test_solve_cards_of_some_cards_equals_all_cards():
     rng = random.Random(11)
     checked = 0
     for i in range(12):
-        st = coinche_game.new_state(seed=40 + i, dealer=i % 4)
-        st = coinche_game.CoincheState.from_play(st.hands, i % 6, rng.randrange(4),
-                                                 dealer=i % 4)
-        for _ in range(rng.randrange(0, 9)):
-            st.play(rng.choice(st.legal_moves()))
-        pos, rules = dd.position_of_state(st), dd.rules_of_state(st)
+        pos, rules = _random_coinche_position(rng, 40 + i, i, 9)
         full, _ = dd.solve_cards_position(pos, rules)
         legal = sorted(full)
         for k in (1, 2, len(legal)):
@@ -554,12 +559,7 @@ def test_score_classes_of_any_shape_bound_the_exact_value():
     s = dd._solver(dd.DEFAULT_TT_BITS)
     checked = 0
     for i in range(10):
-        st = coinche_game.new_state(seed=70 + i, dealer=i % 4)
-        st = coinche_game.CoincheState.from_play(st.hands, i % 6, rng.randrange(4),
-                                                 dealer=i % 4)
-        for _ in range(rng.randrange(0, 13)):
-            st.play(rng.choice(st.legal_moves()))
-        pos, rules = dd.position_of_state(st), dd.rules_of_state(st)
+        pos, rules = _random_coinche_position(rng, 70 + i, i, 13)
         exact, _ = dd.solve_cards_position(pos, rules)
         runs, k = [], 0
         while len(runs) < 253:
