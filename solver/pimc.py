@@ -324,8 +324,8 @@ class PimcAgent(_CardAgent):
                 hands = holdings[:len(state.hands)]
                 values = {m: r.value for m, r in solve_hands(hands, only).items()}
                 if net is not None and None not in values.values():
-                    masks = [mask_of(h) for h in hands]
-                    values = {m: net(v, masks) for m, v in values.items()}
+                    net_of = net.at([mask_of(h) for h in hands])
+                    values = {m: net_of(v) for m, v in values.items()}
                 return own_sign, values
 
             return solve
@@ -365,8 +365,6 @@ class PimcAgent(_CardAgent):
             obs = state.observation(seat)
             played = inference.played_by_seat(obs, state.game)
             model = self._auction_model(state, seat, obs, played)
-        if model is None and self.seconds is None:
-            return constraints.sample_holdings(state, seat, self.worlds, seed=seed), None
         draw = constraints.holdings_sampler(state, seat)
         rng = random.Random(seed)
         # with a time budget, drawing may use half of it (the rest solves the worlds)

@@ -20,6 +20,7 @@ seat on lead and the capot flag, merged equivalent cards and heuristic move orde
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -66,6 +67,19 @@ class BeloteResult(DDResult):
 # One solver per table size and thread, reused across calls (generation tags
 # invalidate old entries; threads: solver.parallel).
 _solver = per_thread(DDSolver)
+
+
+@dataclass(frozen=True)
+class DealScorer:
+    """``score(points, hands)`` of ``deal_scorer``, in two steps that callers scoring
+    many point counts of one world can split: ``belotes(hands)`` (the belote points of
+    each team) and ``scored(points, bel0, bel1)`` (memoized)."""
+
+    belotes: Callable[[list[int]], tuple[int, int]]
+    scored: Callable[[int, int, int], dict[str, Any]]
+
+    def __call__(self, points: int, hands: list[int]) -> dict[str, Any]:
+        return self.scored(points, *self.belotes(hands))
 
 
 def _load(position: Position, rules: PlayRules, tt_bits: int) -> DDSolver:
@@ -202,7 +216,7 @@ def world_card_solver(state: Any, node_budget: int | None = None,
     return solve
 
 
-def deal_scorer(state: Any):
+def deal_scorer(state: Any) -> DealScorer:
     """``score(points, hands)``: the game's own ``score_deal`` result (``made`` /
     ``outcome``, ``exact`` and ``written`` amounts per team; COINCHE-MADE-1..3 and
     COINCHE-SCORE-1..6, BELOTE-SCORE-2..8) when the attack ends the deal of ``state``
@@ -234,9 +248,6 @@ def deal_scorer(state: Any):
             bel[seat % 2] += 20 * len(belote_suits(h, strain, ta))
         return bel[0], bel[1]
 
-    def score(points: int, hands: list[int]) -> dict[str, Any]:
-        return scored(points, *belotes(hands))
-
     @cache
     def scored(points: int, bel0: int, bel1: int) -> dict[str, Any]:
         bel = [bel0, bel1]
@@ -252,9 +263,7 @@ def deal_scorer(state: Any):
             cards = [capot_pts, 0] if capot_team == 0 else [0, capot_pts]
         return be.score_deal(attack, cards, bel, ann_team, ann_pts, capot_team, opts)
 
-    score.belotes = belotes  # type: ignore[attr-defined]
-    score.scored = scored  # type: ignore[attr-defined]
-    return score
+    return DealScorer(belotes, scored)
 
 
 class NetScore:
@@ -278,6 +287,11 @@ class NetScore:
 
     def __call__(self, points: int, hands: list[int]) -> int:
         return self._net(points, self._score.belotes(hands))
+
+    def at(self, hands: list[int]) -> Callable[[int], int]:
+        """``net(points)`` for these hands (their belotes counted once)."""
+        bel = self._score.belotes(hands)
+        return lambda points: self._net(points, bel)
 
     def _net(self, points: int, bel: tuple[int, int]) -> int:
         ex = self._score.scored(points, *bel)["exact"]
