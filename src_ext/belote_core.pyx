@@ -1460,12 +1460,19 @@ cdef class DDSolver:
     def to_act(self) -> int:
         return pos_to_act(&self.s.p)
 
-    def solve(self, int guess=-1, long long node_budget=0, double seconds=0.0):
-        """Value of the loaded position: (value, lo, hi, nodes, complete)."""
+    def solve(self, int guess=-1, long long node_budget=0, double seconds=0.0,
+              classes=None):
+        """Value of the loaded position: (value, lo, hi, nodes, complete).  With
+        ``classes`` (as in ``solve_cards``) the search stops once [lo, hi] lies in one
+        score class, and value is lo."""
         cdef int lo = -1, hi = -1
+        self._set_classes(classes)
         self._limits(node_budget, seconds)
-        with nogil:
-            mtdf(&self.s, guess, &lo, &hi)
+        try:
+            with nogil:
+                mtdf(&self.s, guess, &lo, &hi)
+        finally:
+            self.s.use_cls = 0
         return (lo, lo, hi, self.s.nodes, not self.s.aborted)
 
     def solve_cards(self, long long node_budget=0, double seconds=0.0,

@@ -575,3 +575,48 @@ def test_score_classes_of_any_shape_bound_the_exact_value():
             assert lo <= exact[c].value <= hi and classes[lo] == classes[hi], (i, c)
             checked += 1
     assert checked > 30
+
+
+def test_the_value_searched_by_score_class_bounds_the_exact_value():
+    """``solve(classes=...)`` (bid analysis: a doubled contract needs made or not) stops
+    once the value's class is known: its [lo, hi] holds the exact value and lies in one
+    run; without classes it is the exact value."""
+    rng = random.Random(8)
+    s = dd._solver(dd.DEFAULT_TT_BITS)
+    checked = 0
+    for i in range(12):
+        pos, rules = _random_coinche_position(rng, 90 + i, i, 13)
+        s.configure(*rules.args())
+        s.new_generation()
+        s.set_position(*pos.args())
+        exact = s.solve()[0]
+        runs, k = [], 0
+        while len(runs) < 253:
+            runs += [k] * rng.choice((1, 2, 5, 17, 60, 120))
+            k += 1
+        classes = bytes(runs[:253])
+        s.new_generation()
+        s.set_position(*pos.args())
+        value, lo, hi, _, complete = s.solve(classes=classes)
+        assert complete and value == lo and lo <= exact <= hi and classes[lo] == classes[hi]
+        s.set_position(*pos.args())
+        assert s.solve()[0] == exact   # classes apply to one call only
+        checked += 1
+    assert checked == 12
+
+
+@pytest.mark.parametrize("game", ["coinche", "belote"])
+def test_the_deal_score_searched_by_class_is_the_exact_values_score(game):
+    """``solve_deal_score`` (Belote bid analysis) searches a deal only as far as its
+    score needs: the result is ``deal_scorer``'s for the exact DD value
+    (BELOTE-SCORE-2..3, COINCHE-SCORE-1..3), made and failed contracts both seen."""
+    outcomes = set()
+    for seed in range(12):
+        st, _ = _heuristic_auction(game, seed)
+        if st.phase != "play":
+            continue
+        want = dd.deal_scorer(st)(dd.solve(st).value, list(st.hands))
+        got = dd.solve_deal_score(st)
+        assert got["exact"] == want["exact"] and got["outcome"] == want["outcome"], seed
+        outcomes.add(got["outcome"])
+    assert {"made", "failed"} <= outcomes

@@ -20,7 +20,6 @@ from ..dd import belote as ddb
 from ..errors import AtoutError
 from ..games import belote as be
 from ..games.base import Move
-from ..games.belote_common import belote_suits
 from ..heuristics.belote import choose_take
 from ..notation import Deal
 from ..options import resolve
@@ -128,20 +127,7 @@ class BeloteEvaluator:
             sc = st.scores()
             made = st.contract_made() if attack == side else None
             return Outcome(sc[side] - sc[1 - side], made)
-        pts = ddb.solve(st).value
-        capot = self.opts["capot_points"]
-        cards = [0, 0]
-        capot_team = None
-        if pts == capot:
-            cards[attack], capot_team = capot, attack
-        elif pts == 0:
-            cards[1 - attack], capot_team = capot, 1 - attack
-        else:
-            cards[attack], cards[1 - attack] = pts, 162 - pts
-        bel = [0, 0]
-        for seat, h in enumerate(st.hands):
-            bel[seat % 2] += 20 * len(belote_suits(h, st.strain))
-        res = be.score_deal(attack, cards, bel, None, 0, capot_team, self.opts)
+        res = ddb.solve_deal_score(st)
         ex = res["exact"]
         made = res["outcome"] == "made" if attack == side else None
         return Outcome(ex[side] - ex[1 - side], made)

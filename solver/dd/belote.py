@@ -277,28 +277,28 @@ class NetScore:
     (bytes; a class is a run of point counts with the same net score), which lets the
     search stop once a card's value is known up to its score (``solve_cards``
     ``classes``): a failed contract scores the same at any points, a coinched one the
-    same whenever it is made."""
+    same whenever it is made. ``scorer``: the state's ``deal_scorer``."""
 
     def __init__(self, state: Any):
-        self._score = deal_scorer(state)
+        self.scorer = deal_scorer(state)
         self._attack = state.attack
         self._capot_points = rules_of_state(state).capot_points
         self._classes: dict[tuple[int, int], bytes] = {}
 
     def __call__(self, points: int, hands: list[int]) -> int:
-        return self._net(points, self._score.belotes(hands))
+        return self._net(points, self.scorer.belotes(hands))
 
     def at(self, hands: list[int]) -> Callable[[int], int]:
         """``net(points)`` for these hands (their belotes counted once)."""
-        bel = self._score.belotes(hands)
+        bel = self.scorer.belotes(hands)
         return lambda points: self._net(points, bel)
 
     def _net(self, points: int, bel: tuple[int, int]) -> int:
-        ex = self._score.scored(points, *bel)["exact"]
+        ex = self.scorer.scored(points, *bel)["exact"]
         return ex[self._attack] - ex[1 - self._attack]
 
     def classes(self, hands: list[int]) -> bytes:
-        bel = self._score.belotes(hands)
+        bel = self.scorer.belotes(hands)
         out = self._classes.get(bel)
         if out is None:
             # 163 .. capot_points - 1 are never a final count: they join 162's run
@@ -316,6 +316,19 @@ def attack_net_score(state: Any) -> NetScore:
     """The attack's net deal score in ``state`` as a function of the final points and
     the hands (:class:`NetScore`)."""
     return NetScore(state)
+
+
+def solve_deal_score(state: Any, tt_bits: int = DEFAULT_TT_BITS) -> dict[str, Any]:
+    """The deal's score (``deal_scorer``'s result: ``made``/``outcome``, ``exact`` and
+    ``written`` amounts per team) when ``state`` is played out double-dummy from here,
+    the hands' whole belotes declared. The search stops once the final points are known
+    up to the score (``NetScore.classes``): a failed contract costs a probe or two
+    instead of an exact search."""
+    net = NetScore(state)
+    hands = list(state.hands)
+    s = _load(position_of_state(state), rules_of_state(state), tt_bits)
+    points = s.solve(-1, 0, 0.0, net.classes(hands))[0]
+    return net.scorer(points, hands)
 
 
 def principal_variation(state: Any, node_budget: int | None = None,
