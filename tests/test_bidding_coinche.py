@@ -197,6 +197,35 @@ def test_bad_auctions_name_the_call(auction, seat, dealer, message):
                      auction=auction), samples=1)
 
 
+@pytest.mark.parametrize("hand,seat,dealer,auction", [
+    # partner's 80 C stands below our lowest candidate (90): a pass plays it, and the
+    # points of our side must be exact there, not the stand-in of a failing 90 C
+    ("7H 8S 9S QD 8D 9C KC 7C", 1, 1, ["pass", "bid:80:C", "pass"]),
+    ("8H KS 9S 7D 8D QC TC 7C", 0, 1, ["bid:90:S", "pass"]),
+    # an opponent's contract: coinche, then surcoinche over our coinched one
+    ("JS 9S AS TD KC 7H 8C QD", 1, 3, ["bid:100:H"]),
+    ("JH 9H AH TH KS AC 8D 7D", 2, 2, ["pass", "bid:90:H", "coinche"]),
+    # only capots and générales are left to bid: one class below the capot
+    ("JH 9H AS TS AC TC AD TD", 1, 3, ["bid:160:H"]),
+])
+def test_outcomes_searched_by_score_class_equal_the_exact_ones(hand, seat, dealer, auction):
+    # COINCHE-MADE-1..3, COINCHE-SCORE-1..6: every candidate of every world (bids, a
+    # pass that lets the auction finish, coinche, surcoinche) scores the same as with
+    # the exact DD points (no failing-strain probes, no score classes)
+    from solver.bidding import make_evaluator
+    c = ctx(hand, seat=seat, dealer=dealer, auction=auction)
+    fast = make_evaluator(c)
+    exact = make_evaluator(c)
+    exact.probe_first = False
+    exact._classes = lambda *args: None
+    e_fast = evaluate(c, samples=8, seed=3, evaluator=fast)
+    e_exact = evaluate(c, samples=8, seed=3, evaluator=exact)
+    assert [r.to_json(True) for r in e_fast.rows] == [r.to_json(True) for r in e_exact.rows]
+    assert e_fast.recommended == e_exact.recommended
+    names = {r.option for r in e_fast.rows}
+    assert "pass" in names and len(names) >= 2
+
+
 def test_pass_after_three_passes_annuls_the_deal():
     # seat 1 (dealer) speaks fourth after three passes: its pass ends the auction with no
     # contract, the deal is annulled and scores 0 in every world (COINCHE-BID-4)

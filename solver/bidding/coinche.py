@@ -35,6 +35,11 @@ REPAIR_STEPS = 400
 MIX_STEPS = 20
 
 
+def _bid_value(level: str) -> int:
+    """The value of a candidate's level word (80..160, capot, generale)."""
+    return {"capot": co.CAPOT, "generale": co.GENERALE}.get(level) or int(level)
+
+
 def _strength_band(value: int) -> tuple[int, int]:
     """The ``strain_strength`` counts whose ``bid_level`` is ``value`` (80..160: three
     counts a step; 160 from 44; capot from 56)."""
@@ -69,6 +74,9 @@ class CoincheEvaluator:
         # seats a hand with which the heuristic bidder makes the same calls
         self._calls: dict[int, list[tuple[dict[str, Any], list, Any]]] = {}
         self.misfits = 0
+        self._candidates: list[str] | None = None
+        # score classes per (contract, multipliers, belotes): see _classes
+        self._class_cache: dict[tuple, bytes] = {}
         self.standing = self._replay_auction()
         # ``read_partner=False`` (the simulated bidder): the partner's calls say nothing
         # about its hand, as that partner is not the heuristic bidder the worlds model
@@ -77,11 +85,14 @@ class CoincheEvaluator:
         # numeric candidate levels' minimum per strain (for the failing-strain probes)
         self.probe_first = True
         self.lowest_level: dict[int, int] = {}
+        self.levels: dict[int, list[int]] = {}  # candidate bid values per strain
         for name in self.candidates():
             level, _, strain_tok = name.partition(" ")
-            if level.isdigit():
+            if strain_tok in STRAIN_NAMES:
                 st = STRAIN_NAMES.index(strain_tok)
-                self.lowest_level[st] = min(self.lowest_level.get(st, 10**6), int(level))
+                self.levels.setdefault(st, []).append(_bid_value(level))
+                if level.isdigit():
+                    self.lowest_level[st] = min(self.lowest_level.get(st, 10**6), int(level))
 
     def _replay_auction(self) -> dict[str, Any] | None:
         """Validate the auction on a state holding our hand; return the standing
@@ -99,21 +110,16 @@ class CoincheEvaluator:
 
     # --- the evaluator API -------------------------------------------------------
     def candidates(self) -> list[str]:
-        out = ["pass"]
-        st = self.standing
-        for vi, v in enumerate(self.values):
-            for s in self.strains:
-                name = {co.CAPOT: "capot", co.GENERALE: "generale"}.get(v, str(v))
-                tok = f"bid:{name}:{STRAIN_NAMES[s]}"
-                if tok in self.legal_calls:
-                    out.append(f"{name} {STRAIN_NAMES[s]}")
-            del vi
-        if "coinche" in self.legal_calls:
-            out.append("coinche")
-        if "surcoinche" in self.legal_calls:
-            out.append("surcoinche")
-        del st
-        return out
+        if self._candidates is None:
+            out = ["pass"]
+            for v in self.values:
+                for s in self.strains:
+                    name = {co.CAPOT: "capot", co.GENERALE: "generale"}.get(v, str(v))
+                    if f"bid:{name}:{STRAIN_NAMES[s]}" in self.legal_calls:
+                        out.append(f"{name} {STRAIN_NAMES[s]}")
+            out += [c for c in ("coinche", "surcoinche") if c in self.legal_calls]
+            self._candidates = out
+        return list(self._candidates)
 
     def _gap(self, seat: int, cards: list[int]) -> int:
         """How far ``cards`` are from a hand with which the heuristic bidder at
@@ -171,38 +177,85 @@ class CoincheEvaluator:
         return out
 
     def _points(self, hands: list[int], strain: int, taker: int, mode: str,
-                need: int | None = None) -> dict[str, Any]:
-        """Attack card points (252 capot) and générale for ``taker`` in ``strain``.
+                need: int | None = None, classes: bytes | None = None,
+                memo: dict | None = None) -> dict[str, Any]:
+        """Attack card points (252 capot) and générale for ``taker`` in ``strain``, known
+        up to ``classes`` (``_classes``; None: exact): ``points`` is then the lowest
+        count of its class, which scores the same for the contracts the classes were
+        built for (a doubled contract needs one or two probes: made or not).
 
         ``need``: the fewest points that make any candidate of this strain. When one
         null-window probe shows the attack stays below it, every candidate fails and
         its score no longer depends on the exact points, only on whether they are 0
         (a defence capot): a second probe tells, and a representative value is returned
         (most strains of a hand are hopeless: a probe costs a few hundred nodes, the
-        exact value tens of thousands)."""
+        exact value tens of thousands).
+
+        ``memo`` (one world's): a result found before for this strain and taker answers
+        when what it knows is at least as fine as ``classes``."""
+        entries = memo.setdefault((strain, taker), []) if memo is not None else []
+        for known, result in entries:
+            if _answers(known, result["points"], classes):
+                return result
+        known, result = self._search_points(hands, strain, taker, mode, need, classes)
+        entries.append((known, result))
+        return result
+
+    def _search_points(self, hands: list[int], strain: int, taker: int, mode: str,
+                       need: int | None, classes: bytes | None
+                       ) -> tuple[bytes | None, dict[str, Any]]:
+        """(what the result knows, as classes or None for exact; the result)."""
+        if mode != "dd":
+            return None, self._playout(hands, strain, taker)
         rules, _ = ddb._play_rules("coinche", self.ctx.options, strain)
         pos = ddb.make_position(hands, leader=self.leader, taker=taker)
-        if mode == "dd" and need is not None and self.probe_first:
-            s = ddb._load(pos, rules, ddb.DEFAULT_TT_BITS)
+        s = ddb._load(pos, rules, ddb.DEFAULT_TT_BITS)
+        if need is not None and self.probe_first:
             g, _n, complete = s.probe(need)
             if complete and g < need:  # fail-soft: value <= g < need
-                if g >= 1:
-                    g1, _n, complete = s.probe(1)
-                    if complete:
-                        return {"points": 0 if g1 < 1 else need - 1, "generale": False}
-                else:
-                    return {"points": 0, "generale": False}
-        if mode == "dd":
-            r = ddb.solve_position(pos, rules)
-            pts = r.value
-            gen = False
-            # générale (the taker alone wins all 8 tricks) implies a capot: only then search
-            if self.opts["allow_generale"] and pts == CAPOT_PTS:
-                s = ddb._load(pos, rules, ddb.DEFAULT_TT_BITS)
-                ok, _n, complete = s.generale(0, 0.0)
-                gen = bool(ok) if complete else False
-            return {"points": pts, "generale": gen}
-        return self._playout(hands, strain, taker)
+                if g < 1:
+                    return None, {"points": 0, "generale": False}
+                g1, _n, complete = s.probe(1)
+                if complete:
+                    if g1 < 1:
+                        return None, {"points": 0, "generale": False}
+                    # known: 1..need-1, one class
+                    below = bytes([0] + [1] * (need - 1)) + bytes(range(2, CAPOT_PTS + 3 - need))
+                    return below, {"points": need - 1, "generale": False}
+        pts = s.solve(-1, 0, 0.0, classes)[0]
+        gen = False
+        # générale (the taker alone wins all 8 tricks) implies a capot: only then search
+        if self.opts["allow_generale"] and pts == CAPOT_PTS:
+            ok, _n, complete = s.generale(0, 0.0)
+            gen = bool(ok) if complete else False
+        return classes, {"points": pts, "generale": gen}
+
+    def _classes(self, hands: list[int], strain: int, attack: int,
+                 contracts: tuple[tuple[int, int], ...]) -> bytes:
+        """Score classes of the final points 0..252 (``DDSolver.solve``) for the
+        contracts (value, multiplier) in ``strain`` by ``attack``: a class is a run of
+        point counts that score the same in every one of them (a failed doubled
+        contract is one class, a made one another). A capot (252) and a defence capot
+        (0) are always classes of their own, so a générale, which the points alone do
+        not score, is searched whenever the attack takes every trick."""
+        bel = tuple(len(belote_suits(h, strain, self.opts["ta_belote"])) for h in hands)
+        key = (strain, attack, contracts, bel)
+        out = self._class_cache.get(key)
+        if out is None:
+            def scores(points: int) -> tuple[float, ...]:
+                e = {"points": points, "generale": False}
+                return tuple(self._score(e, value, strain, attack, mult, hands)[0]
+                             for value, mult in contracts)
+
+            runs, last = [0, 1], scores(1)
+            for p in range(2, 163):
+                cur = scores(p)
+                runs.append(runs[-1] + (cur != last))
+                last = cur
+            # 163..251 are never a final count: they join 162's class
+            out = bytes(runs + [runs[-1]] * (CAPOT_PTS - 163) + [runs[-1] + 1])
+            self._class_cache[key] = out
+        return out
 
     def _playout(self, hands: list[int], strain: int, taker: int) -> dict[str, Any]:
         from ..pimc import PimcAgent
@@ -271,33 +324,37 @@ class CoincheEvaluator:
 
     def outcomes(self, hands: list[int], mode: str) -> dict[str, Outcome]:
         out: dict[str, Outcome] = {}
-        ours = {s: self._points(hands, s, self.ctx.seat, mode, self._need(hands, s))
+        memo: dict = {}  # this world's searches
+        # our side's points per strain, as far as the candidate bids' scores need
+        ours = {s: self._points(hands, s, self.ctx.seat, mode, self._need(hands, s),
+                                self._classes(hands, s, self.side,
+                                              tuple((v, 1) for v in self.levels.get(s, ()))),
+                                memo)
                 for s in self.strains}
-        for name in self.candidates():
+        candidates = self.candidates()
+        for name in candidates:
             if name in ("pass", "coinche", "surcoinche"):
                 continue
             level, strain_tok = name.split()
             strain = STRAIN_NAMES.index(strain_tok)
-            value = {"capot": co.CAPOT, "generale": co.GENERALE}.get(level) or int(level)
-            net, made = self._score(ours[strain], value, strain, self.side, 1, hands)
+            net, made = self._score(ours[strain], _bid_value(level), strain, self.side, 1,
+                                    hands)
             out[name] = Outcome(net, made)
-        out["pass"] = self._after_pass(hands, mode, ours)
+        out["pass"] = self._after_pass(hands, mode, memo)
         st = self.standing
-        if st is not None:
+        doubles = [(c, m) for c, m in (("coinche", 2), ("surcoinche", 4)) if c in candidates]
+        if st is not None and doubles:
             value, strain, taker = st["value"], st["strain"], st["taker"]
-            e = ours[strain] if taker == self.ctx.seat else \
-                self._points(hands, strain, taker, mode)
-            if "coinche" in self.candidates():
-                n2, m2 = self._score(e, value, strain, taker % 2, 2, hands)
-                out["coinche"] = Outcome(n2, not m2)
-            if "surcoinche" in self.candidates():
-                n4, m4 = self._score(e, value, strain, taker % 2, 4, hands)
-                out["surcoinche"] = Outcome(n4, m4)
+            classes = self._classes(hands, strain, taker % 2,
+                                    tuple((value, m) for _, m in doubles))
+            e = self._points(hands, strain, taker, mode, classes=classes, memo=memo)
+            for call, mult in doubles:
+                net, made = self._score(e, value, strain, taker % 2, mult, hands)
+                # a coinche wins when their contract fails, a surcoinche when ours makes
+                out[call] = Outcome(net, not made if call == "coinche" else made)
         return out
 
-
-    def _after_pass(self, hands: list[int], mode: str,
-                    ours: dict[int, dict[str, Any]]) -> Outcome:
+    def _after_pass(self, hands: list[int], mode: str, memo: dict) -> Outcome:
         """A pass, scored by letting the heuristic bidder finish the auction in this
         world at every seat (ours included: the worlds already give the others hands
         that fit their calls), then playing the final contract; all four passing
@@ -315,13 +372,27 @@ class CoincheEvaluator:
         value, strain, taker = st.contract
         # our side's points in a strain do not depend on which of us is the taker
         # (same leader); only a générale is the taker's own
-        if taker % 2 == self.side and strain in ours and \
-                (taker == self.ctx.seat or value != co.GENERALE):
-            e = ours[strain]
-        else:
-            e = self._points(hands, strain, taker, mode)
+        if taker % 2 == self.side and (taker == self.ctx.seat or value != co.GENERALE):
+            taker = self.ctx.seat
+        classes = self._classes(hands, strain, taker % 2, ((value, st.multiplier),))
+        e = self._points(hands, strain, taker, mode, classes=classes, memo=memo)
         net, made = self._score(e, value, strain, taker % 2, st.multiplier, hands)
         return Outcome(net, made if taker % 2 == self.side else not made)
+
+
+def _answers(known: bytes | None, points: int, wanted: bytes | None) -> bool:
+    """Whether a value known up to the classes ``known`` (None: exact), represented by
+    ``points``, is known up to ``wanted``: ``wanted`` is constant on its class."""
+    if known is None:
+        return True
+    if wanted is None:
+        return False
+    lo = hi = points
+    while lo > 0 and known[lo - 1] == known[points]:
+        lo -= 1
+    while hi + 1 < len(known) and known[hi + 1] == known[points]:
+        hi += 1
+    return wanted[lo] == wanted[hi]
 
 
 def _standing_from_tokens(auction: list[str], dealer: int) -> dict[str, Any] | None:
