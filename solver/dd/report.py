@@ -92,17 +92,15 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
                      "complete": bool(r.complete), "nodes": int(r.nodes),
                      "seconds": round(r.seconds, 6)})
     rows.sort(key=lambda x: (x["value"] is None, -sign * (x["value"] or 0)))
-    scorer = getattr(mod, "deal_scorer", None)
-    if scorer is not None:
+    to_net = getattr(mod, "attack_net_score", None)
+    if to_net is not None:
         # Belote/Coinche: what each card's points mean for the contract (the attack's
-        # net deal score, unrounded)
-        score = scorer(state)
+        # net deal score, unrounded: the score PIMC averages)
+        net, hands = to_net(state), list(state.hands)
         for row in rows:
             if row["value"] is not None:
-                res = score(row["value"], list(state.hands))
-                ex = res["exact"]
-                row["outcome"] = res["outcome"]
-                row["attack_net"] = ex[state.attack] - ex[1 - state.attack]
+                row["outcome"] = net.scorer(row["value"], hands)["outcome"]
+                row["attack_net"] = net(row["value"], hands)
     out: dict[str, Any] = {
         "game": state.game, "to_act": seat,
         "exact": all(r.exact for r in values.values()), "horizon": horizon,
