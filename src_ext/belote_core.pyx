@@ -694,6 +694,8 @@ cdef inline int point_distance(const Rules* r, uint32_t a, uint32_t b) noexcept 
     for st in range(4):
         x = (a >> (8 * st)) & 0xFF
         y = (b >> (8 * st)) & 0xFF
+        if x == y:
+            continue                 # the same cards: no difference in this suit
         while x:
             i = highest_bit(x)
             j = highest_bit(y)
@@ -863,7 +865,7 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
     cdef uint64_t mine = p.hand[seat]
     cdef uint64_t lower, m = legal
     cdef int scores[8]
-    cdef int n = 0, c, b, sc, j, partner_win, sure, top
+    cdef int n = 0, c, b, sc, j, partner_win, sure, top, same_outlook = -2
     cdef int cand[8]
     cdef int nc = 0, i
     if p.trick_n:
@@ -885,7 +887,13 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
     for i in range(nc):
         c = cand[i]
         # --- heuristic score: will my side surely win / lose this trick after c?
-        sure = trick_outlook(r, p, seat, c)
+        # (every card that does not beat the trick's winner leaves the same trick)
+        if p.trick_n and not beats(r, c, p.win):
+            if same_outlook == -2:
+                same_outlook = trick_outlook(r, p, seat, c)
+            sure = same_outlook
+        else:
+            sure = trick_outlook(r, p, seat, c)
         if sure > 0:
             sc = 100 + r.pts[c]                  # sure trick: add points to it
         elif sure < 0:
