@@ -116,7 +116,6 @@ def make_position(hands: list[int], trick: list[int] | tuple[int, ...] = (), *,
     done = 8 - n if tricks_done is None else tricks_done
     if done != 8 - n:
         raise DealError(f"{done} tricks done but {n} cards left per hand")
-    attack = taker % 2
     if attack_all is None:
         attack_all = done == 0
     if defence_all is None:
@@ -125,7 +124,6 @@ def make_position(hands: list[int], trick: list[int] | tuple[int, ...] = (), *,
         taker_all = done == 0
     if attack_points < 0 or defence_points < 0 or attack_points + defence_points > 162:
         raise DealError("points captured so far must be within 0..162")
-    del attack
     return Position(hands_t, trick_t, leader, taker, attack_points, defence_points,
                     bool(attack_all), bool(taker_all), bool(defence_all), done)
 
