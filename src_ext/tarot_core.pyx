@@ -643,13 +643,14 @@ cdef int static_eval(Pos* p) noexcept nogil:
                 est_b += 1
             if opp == 0:
                 pbs = 1 if hs else -1
-        # trick-taking power of each side
-        for i in range(21):
-            if (l0 >> i) & 1:
-                if (at >> i) & 1:
-                    A += 4 if (dt >> i) == 0 else 2
-                else:
-                    D += 4 if (at >> i) == 0 else 2
+        # trick-taking power of each side: 4 per trump above all of the opponents'
+        # trumps, 2 per other trump
+        nt = popcount64(at)
+        nv = popcount64(at >> (highest_bit(dt) + 1)) if dt else nt
+        A += 2 * nt + 2 * nv
+        nt = popcount64(dt)
+        nv = popcount64(dt >> (highest_bit(at) + 1)) if at else nt
+        D += 2 * nt + 2 * nv
         for s in range(4):
             sm = l1 & (SUIT0 << (14 * s))
             if sm:
