@@ -1240,11 +1240,18 @@ cdef int static_eval(Search* s) noexcept nogil:
                 quota -= 1
         keep = 0
         for j in range(7):
+            if quota <= 0:
+                break
             if j == 0:
                 cand = m & sure[sd]
             else:
                 cand = m & KEEP_ORDER[j - 1] & ~keep
-            while cand and quota > 0:
+            ln = popcount64(cand)
+            if ln <= quota:          # the whole group fits
+                keep |= cand
+                quota -= ln
+                continue
+            while quota > 0:         # its highest cards first
                 c = highest_bit(cand)
                 cand &= ~(<uint64_t>1 << c)
                 keep |= <uint64_t>1 << c
