@@ -319,7 +319,7 @@ def attack_net_score(state: Any) -> NetScore:
 
 
 def solve_deal_score(state: Any, tt_bits: int = DEFAULT_TT_BITS) -> dict[str, Any]:
-    """The deal's score (``deal_scorer``'s result: ``made``/``outcome``, ``exact`` and
+    """The deal's score (``deal_scorer``'s result: ``outcome``, ``exact`` and
     ``written`` amounts per team) when ``state`` is played out double-dummy from here,
     the hands' whole belotes declared. The search stops once the final points are known
     up to the score (``NetScore.classes``): a failed contract costs a probe or two
