@@ -55,6 +55,8 @@ DEF CASH_BOUND = 1  # bound from a surely winning lead at trick boundaries
 DEF QUICK_BOUND = 1  # bound from the leader's run of sure tricks (several tricks)
 DEF QUASI = 1      # shape entries with point-distance bounds (quasi-symmetry)
 DEF QUASI_LEFT = 8  # shape entries for positions with at most this many cards a hand
+DEF LEAD_RUFF_GOOD = 200  # lead ordering: a side suit the partner can ruff, first
+DEF LEAD_RUFF_BAD = 20    # ... one an opponent can ruff (and the partner cannot), later
 DEF STATS = 0      # 1: count nodes by depth and cutoff positions (diagnostics)
 
 STRAIN_NAMES = ("S", "H", "D", "C", "TA", "SA")
@@ -829,6 +831,11 @@ cdef inline int can_beat(const Rules* r, uint64_t hand, int trick_n, int lead, i
     return ((r.trump_mask >> w) & 1) == 0 and (l & r.trump_mask) != 0
 
 
+cdef inline int can_ruff(const Rules* r, uint64_t hand, uint64_t suit) noexcept nogil:
+    # void in ``suit`` and holding a trump
+    return (hand & suit) == 0 and (hand & r.trump_mask) != 0
+
+
 cdef inline int trick_outlook(const Rules* r, const Pos* p, int seat, int c) noexcept nogil:
     """Move-ordering estimate after ``seat`` plays c: +1 if its team surely wins the
     trick (no later opponent can beat the winning card), -1 if it surely loses (the
@@ -863,7 +870,7 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
     cdef uint64_t live = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     cdef uint64_t sep = live
     cdef uint64_t mine = p.hand[seat]
-    cdef uint64_t lower, m = legal
+    cdef uint64_t lower, su, m = legal
     cdef int scores[8]
     cdef int n = 0, c, b, sc, j, partner_win, sure, top, same_outlook = -2
     cdef int cand[8]
@@ -906,6 +913,15 @@ cdef inline int order_moves(Search* s, uint64_t legal, int seat, int ttmove,
                 sc = 50 + r.pts[c]
             else:
                 sc = 10 - r.pts[c]
+            if r.trump_mask and not (r.trump_mask >> c) & 1:
+                # a side suit the partner can ruff is a good lead (BELOTE-PLAY-3: void,
+                # he must trump), one an opponent can ruff a poor one
+                su = suit_of_bit(c)
+                if can_ruff(r, p.hand[(seat + 2) & 3], su):
+                    sc += LEAD_RUFF_GOOD
+                elif can_ruff(r, p.hand[(seat + 1) & 3], su) or \
+                        can_ruff(r, p.hand[(seat + 3) & 3], su):
+                    sc -= LEAD_RUFF_BAD
         elif beats(r, c, p.win):
             sc = 40 - r.pts[c]                   # take the lead of the trick cheaply
         elif partner_win:
