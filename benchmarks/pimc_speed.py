@@ -65,9 +65,11 @@ def positions(game: str, options: dict, k: int, seed: int, stage: str):
 
 def time_pimc(states, worlds: int, threads: int = 1):
     """CPU and wall seconds per decision (the shared machine's wall clock is inflated by
-    other jobs), worlds left out, and the horizons used (None: every world solved
+    other jobs), the share of the worlds searched whose search finished (a world over
+    the node budget is left out; worlds not searched because successive elimination
+    had decided are not counted), and the horizons used (None: every world solved
     exactly)."""
-    times, walls, skipped, horizons = [], [], 0, []
+    times, walls, used, skipped, horizons = [], [], 0, 0, []
     for j, st in enumerate(states):
         agent = PimcAgent(seed=j, worlds=worlds, threads=threads)
         seat = st.to_act
@@ -75,10 +77,11 @@ def time_pimc(states, worlds: int, threads: int = 1):
         agent.choose(st, seat)
         times.append(time.process_time() - t)
         walls.append(time.perf_counter() - w)
-        skipped += worlds - agent.last_stats.get("worlds", worlds)
         if "worlds" in agent.last_stats:   # a card search ran (not an announcement)
+            used += agent.last_stats["worlds"]
+            skipped += agent.last_stats["skipped"]
             horizons.append(agent.last_stats.get("horizon"))
-    return times, walls, skipped, horizons
+    return times, walls, used / max(1, used + skipped), horizons
 
 
 def time_colver(states, worlds: int) -> list[float] | None:
@@ -131,10 +134,9 @@ def main() -> None:
             continue
         for stage in ("first", "mid"):
             states = positions(game, options, k, seed=1, stage=stage)
-            times, walls, skipped, horizons = time_pimc(states, args.worlds, args.threads)
+            times, walls, solved, horizons = time_pimc(states, args.worlds, args.threads)
             med, p90 = summary(times)
             wall_med, wall_p90 = summary(walls)
-            solved = 1 - skipped / max(1, len(times) * args.worlds)
             row = {"game": label, "stage": "trick 1" if stage == "first" else "mid-deal",
                    "positions": len(times), "worlds": args.worlds, "threads": args.threads,
                    "median_s": med, "p90_s": p90, "median_wall_s": wall_med,
