@@ -197,23 +197,29 @@ def test_bad_auctions_name_the_call(auction, seat, dealer, message):
                      auction=auction), samples=1)
 
 
-@pytest.mark.parametrize("hand,seat,dealer,auction", [
+@pytest.mark.parametrize("hand,seat,dealer,auction,options", [
     # partner's 80 C stands below our lowest candidate (90): a pass plays it, and the
     # points of our side must be exact there, not the stand-in of a failing 90 C
-    ("7H 8S 9S QD 8D 9C KC 7C", 1, 1, ["pass", "bid:80:C", "pass"]),
-    ("8H KS 9S 7D 8D QC TC 7C", 0, 1, ["bid:90:S", "pass"]),
+    ("7H 8S 9S QD 8D 9C KC 7C", 1, 1, ["pass", "bid:80:C", "pass"], {}),
+    ("8H KS 9S 7D 8D QC TC 7C", 0, 1, ["bid:90:S", "pass"], {}),
     # an opponent's contract: coinche, then surcoinche over our coinched one
-    ("JS 9S AS TD KC 7H 8C QD", 1, 3, ["bid:100:H"]),
-    ("JH 9H AH TH KS AC 8D 7D", 2, 2, ["pass", "bid:90:H", "coinche"]),
+    ("JS 9S AS TD KC 7H 8C QD", 1, 3, ["bid:100:H"], {}),
+    ("JH 9H AH TH KS AC 8D 7D", 2, 2, ["pass", "bid:90:H", "coinche"], {}),
     # only capots and générales are left to bid: one class below the capot
-    ("JH 9H AS TS AC TC AD TD", 1, 3, ["bid:160:H"]),
+    ("JH 9H AS TS AC TC AD TD", 1, 3, ["bid:160:H"], {}),
+    # the scoring options change the classes (COINCHE-MADE-2, COINCHE-SCORE-4/5/7)
+    ("JS 9S AS TD KC 7H 8C QD", 1, 3, ["bid:100:H"],
+     {"double_mode": "all", "bonuses_count_for_contract": False}),
+    ("JH 9H AH TH KS AC 8D 7D", 2, 2, ["pass", "bid:90:H", "coinche"],
+     {"capot_scoring": "fixed", "round_scores": "nearest_10"}),
 ])
-def test_outcomes_searched_by_score_class_equal_the_exact_ones(hand, seat, dealer, auction):
+def test_outcomes_searched_by_score_class_equal_the_exact_ones(hand, seat, dealer, auction,
+                                                               options):
     # COINCHE-MADE-1..3, COINCHE-SCORE-1..6: every candidate of every world (bids, a
     # pass that lets the auction finish, coinche, surcoinche) scores the same as with
     # the exact DD points (no failing-strain probes, no score classes)
     from solver.bidding import make_evaluator
-    c = ctx(hand, seat=seat, dealer=dealer, auction=auction)
+    c = ctx(hand, seat=seat, dealer=dealer, auction=auction, options=options)
     fast = make_evaluator(c)
     exact = make_evaluator(c)
     exact.probe_first = False
