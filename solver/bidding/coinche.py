@@ -75,7 +75,7 @@ class CoincheEvaluator:
         self._calls: dict[int, list[tuple[dict[str, Any], list, Any]]] = {}
         self.misfits = 0
         self._candidates: list[str] | None = None
-        # score classes per (contract, multipliers, belotes): see _classes
+        # score classes per (attack, contracts, belotes): see _classes
         self._class_cache: dict[tuple, bytes] = {}
         self.standing = self._replay_auction()
         # ``read_partner=False`` (the simulated bidder): the partner's calls say nothing
@@ -238,13 +238,13 @@ class CoincheEvaluator:
         contract is one class, a made one another). A capot (252) and a defence capot
         (0) are always classes of their own, so a générale, which the points alone do
         not score, is searched whenever the attack takes every trick."""
-        bel = tuple(len(belote_suits(h, strain, self.opts["ta_belote"])) for h in hands)
-        key = (strain, attack, contracts, bel)
+        bel = self._belotes(hands, strain)
+        key = (attack, contracts, tuple(bel))   # the strain counts only through them
         out = self._class_cache.get(key)
         if out is None:
             def scores(points: int) -> tuple[float, ...]:
                 e = {"points": points, "generale": False}
-                return tuple(self._score(e, value, strain, attack, mult, hands)[0]
+                return tuple(self._score_with(e, value, attack, mult, bel)[0]
                              for value, mult in contracts)
 
             runs, last = [0, 1], scores(1)
@@ -279,6 +279,17 @@ class CoincheEvaluator:
     def _score(self, e: dict[str, Any], value: int, strain: int, attack: int, mult: int,
                hands: list[int]) -> tuple[float, bool]:
         """Net score of OUR side and whether the contract is made."""
+        return self._score_with(e, value, attack, mult, self._belotes(hands, strain))
+
+    def _belotes(self, hands: list[int], strain: int) -> list[int]:
+        """The belote points of each team in ``strain`` (COINCHE-SCORE-6)."""
+        bel = [0, 0]
+        for seat, h in enumerate(hands):
+            bel[seat % 2] += 20 * len(belote_suits(h, strain, self.opts["ta_belote"]))
+        return bel
+
+    def _score_with(self, e: dict[str, Any], value: int, attack: int, mult: int,
+                    bel: list[int]) -> tuple[float, bool]:
         pts = e["points"]
         capot_team = attack if pts == CAPOT_PTS else (1 - attack if pts == 0 else None)
         cards = [0, 0]
@@ -286,9 +297,6 @@ class CoincheEvaluator:
             cards[attack], cards[1 - attack] = pts, 162 - pts
         else:
             cards[capot_team] = 162
-        bel = [0, 0]
-        for seat, h in enumerate(hands):
-            bel[seat % 2] += 20 * len(belote_suits(h, strain, self.opts["ta_belote"]))
         res = co.score_deal(value, attack, mult, cards, capot_team, bool(e["generale"]),
                             bel, None, 0, self.opts)
         ex = res["exact"]
