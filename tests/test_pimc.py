@@ -110,6 +110,47 @@ def test_a_world_over_budget_is_searched_again_with_a_shorter_horizon():
     assert values is not None and agent.last_stats["worlds"] == 2
 
 
+def test_the_start_horizon_follows_the_worlds_that_fell_back():
+    from solver.pimc import _start_horizon
+    assert _start_horizon(4, [4, 4, 3, 4]) == 4          # most solved at 4: keep it
+    assert _start_horizon(4, [2, 3, 2, 2, 4]) == 2       # most fell back: their median
+    assert _start_horizon(None, [3, 3, None, 2]) == 3    # from the exact search
+    assert _start_horizon(3, [1, 1, 2]) == 1
+    assert _start_horizon(None, []) is None
+
+
+def test_worlds_start_at_the_horizon_most_worlds_fell_back_to():
+    # at this first lead horizon 3 costs ~3M nodes, horizon 2 ~1M, horizon 1 ~40k: with
+    # a 100k budget every world falls back to 1, and after the first batch of worlds
+    # the others start there (a search over the budget costs as much as a solved one)
+    from solver.pimc import PRUNE_BATCH
+    st = _first_lead("tarot", {"players": 4}, seed=4)
+    seat = st.to_act() if callable(st.to_act) else st.to_act
+    cards = [m for m in st.legal_moves() if m.kind == "card"]
+    runs = []
+    for threads in (1, 2):
+        agent = PimcAgent(seed=2, worlds=25, horizon=3, node_budget=100_000,
+                          threads=threads)
+        tried = []
+        search = agent._solve_cards
+
+        def record(state, horizon, only=None, search=search, tried=tried):
+            tried.append(horizon)
+            return search(state, horizon, only)
+
+        agent._solve_cards = record
+        values = agent.card_values(st, seat, cards)
+        stats = {k: v for k, v in agent.last_stats.items() if k != "time"}
+        runs.append((values, stats, sorted(tried)))
+    assert runs[0] == runs[1]   # the same with two threads
+    values, stats, tried = runs[0]
+    assert values is not None and stats["horizon"] == 3
+    searched = stats["worlds"] + stats["skipped"]
+    assert stats["horizons"] == {1: searched} and searched > PRUNE_BATCH
+    # the first batch tried 3, 2 and 1 in every world, the others 1 only
+    assert tried == [1] * searched + [2] * PRUNE_BATCH + [3] * PRUNE_BATCH
+
+
 @pytest.mark.parametrize("game", ["coinche", "belote"])
 def test_worlds_solved_from_their_hands_equal_the_world_states(game):
     # PIMC solves Belote/Coinche worlds from the drawn hands (dd.belote.world_card_solver)
