@@ -34,6 +34,7 @@ import heapq
 import math
 import random
 import time
+from collections import Counter
 from typing import Any
 
 from . import constraints, dd, inference, parallel
@@ -276,7 +277,7 @@ class PimcAgent(_CardAgent):
         # the horizon the worlds' searches start at: lowered when most worlds of a batch
         # had to fall back to a shorter one (``_start_horizon``)
         first_horizon = horizon
-        used_horizons: dict[int | None, int] = {}
+        used_horizons: Counter[int | None] = Counter()  # worlds solved at each horizon
         totals = {m: 0.0 for m in cards}
         candidates = list(cards)
         per_world: list[dict[Move, float]] = []  # the candidates' values, world by world
@@ -293,7 +294,6 @@ class PimcAgent(_CardAgent):
             for sign, values, used_horizon in parallel.ordered_map(solve, jobs,
                                                                    self.threads):
                 batch_used.append(used_horizon)
-                used_horizons[used_horizon] = used_horizons.get(used_horizon, 0) + 1
                 if any(values.get(m) is None for m in candidates):
                     skipped += 1  # budget hit in this world: skip it rather than guess
                 else:
@@ -312,6 +312,7 @@ class PimcAgent(_CardAgent):
                 if skipped >= 3 and not used:
                     out_of_time = True
                     break  # the search is out of reach at this point of the deal
+            used_horizons.update(batch_used)
             if out_of_time:
                 break
             horizon = _start_horizon(horizon, batch_used)
@@ -324,7 +325,7 @@ class PimcAgent(_CardAgent):
                            "pruned": len(cards) - len(candidates)}
         if set(used_horizons) != {first_horizon}:
             # worlds searched at each horizon (over the node budget at the first)
-            self.last_stats["horizons"] = used_horizons
+            self.last_stats["horizons"] = dict(used_horizons)
         self.last_candidates = candidates
         if fit is not None:
             self.last_stats["auction_fit"] = fit

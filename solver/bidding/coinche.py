@@ -247,14 +247,8 @@ class CoincheEvaluator:
                 return tuple(self._score_with(e, value, attack, mult, bel)[0]
                              for value, mult in contracts)
 
-            runs, last = [0, 1], scores(1)
-            for p in range(2, 163):
-                cur = scores(p)
-                runs.append(runs[-1] + (cur != last))
-                last = cur
-            # 163..251 are never a final count: they join 162's class
-            out = bytes(runs + [runs[-1]] * (CAPOT_PTS - 163) + [runs[-1] + 1])
-            self._class_cache[key] = out
+            out = self._class_cache[key] = ddb.score_classes(scores, CAPOT_PTS,
+                                                             ends_apart=True)
         return out
 
     def _playout(self, hands: list[int], strain: int, taker: int) -> dict[str, Any]:

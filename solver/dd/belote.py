@@ -301,15 +301,24 @@ class NetScore:
         bel = self.scorer.belotes(hands)
         out = self._classes.get(bel)
         if out is None:
-            # 163 .. capot_points - 1 are never a final count: they join 162's run
-            nets = [self._net(p, bel) for p in range(163)]
-            runs = [0]
-            for p in range(1, 163):
-                runs.append(runs[-1] + (nets[p] != nets[p - 1]))
-            capot = runs[-1] + (self._net(self._capot_points, bel) != nets[-1])
-            runs += [runs[-1]] * (self._capot_points - 163) + [capot]
-            out = self._classes[bel] = bytes(runs)
+            out = self._classes[bel] = score_classes(lambda p: self._net(p, bel),
+                                                     self._capot_points)
         return out
+
+
+def score_classes(score_of: Callable[[int], Any], capot_points: int,
+                  ends_apart: bool = False) -> bytes:
+    """The score class of every final point count 0..capot_points (``DDSolver``'s
+    ``classes``): runs of counts with the same ``score_of(points)``. 163..capot_points-1
+    are never a final count: they join 162's run. ``ends_apart``: 0 and the capot are
+    classes of their own whatever they score (a search then always tells a capot)."""
+    runs, last = [0], score_of(0)
+    for p in range(1, 163):
+        cur = score_of(p)
+        runs.append(runs[-1] + (cur != last or (ends_apart and p == 1)))
+        last = cur
+    capot = runs[-1] + (ends_apart or score_of(capot_points) != last)
+    return bytes(runs + [runs[-1]] * (capot_points - 163) + [capot])
 
 
 def attack_net_score(state: Any) -> NetScore:
