@@ -13,7 +13,7 @@ X" is a mask operation. Points are doubled (half points are integers).
 This module never imports the Python game modules: the face ``solver.core.tarot``
 validates a position and hands it over as plain integers and masks.
 """
-from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t
+from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -757,8 +757,21 @@ cdef struct TTEntry:
     int16_t ub_p
     uint8_t best
     uint8_t depth
-    uint8_t used
-    uint8_t pad
+    uint32_t gen    # live only while equal to its table's generation (0: never written)
+
+
+# Tables of freed cores, kept for the next cores of the same size: PIMC builds one core
+# per world, and a fresh table costs a malloc and a memset of megabytes (about a tenth
+# of a Tarot 3p decision). A table travels with its generation counter, so entries of
+# the previous owner are dead once the new owner bumps it; only a wrap of the 32-bit
+# counter needs a real memset. Touched only with the GIL held (__init__/__dealloc__).
+cdef enum:
+    TT_POOL = 4                         # tables kept for reuse
+cdef int TT_POOL_MAX_BITS = 22          # larger tables are freed, not kept
+cdef TTEntry* pool_tables[TT_POOL]
+cdef uint32_t pool_gens[TT_POOL]
+cdef int pool_bits[TT_POOL]
+cdef int pool_count = 0
 
 
 cdef inline double now_s() noexcept nogil:
@@ -778,6 +791,7 @@ cdef class TarotCore:
 
     cdef Pos p
     cdef TTEntry* tt
+    cdef uint32_t tt_gen
     cdef uint64_t tt_mask
     cdef int tt_bits
     cdef int64_t nodes
@@ -802,9 +816,45 @@ cdef class TarotCore:
         self.tt = NULL
 
     def __dealloc__(self):
-        if self.tt != NULL:
+        self.release_tt()
+
+    cdef void release_tt(self):
+        """Give the table back to the pool (or free it)."""
+        global pool_count
+        if self.tt == NULL:
+            return
+        if pool_count < TT_POOL and self.tt_bits <= TT_POOL_MAX_BITS:
+            pool_tables[pool_count] = self.tt
+            pool_gens[pool_count] = self.tt_gen
+            pool_bits[pool_count] = self.tt_bits
+            pool_count += 1
+        else:
             free(self.tt)
-            self.tt = NULL
+        self.tt = NULL
+
+    cdef int acquire_tt(self, int bits) except -1:
+        """Take a table of 2**bits entries from the pool, or allocate one; empty."""
+        global pool_count
+        cdef int i
+        self.release_tt()
+        self.tt_bits = bits
+        self.tt_mask = (<uint64_t>1 << bits) - 1
+        for i in range(pool_count - 1, -1, -1):
+            if pool_bits[i] == bits:
+                self.tt = pool_tables[i]
+                self.tt_gen = pool_gens[i]
+                pool_count -= 1
+                pool_tables[i] = pool_tables[pool_count]
+                pool_gens[i] = pool_gens[pool_count]
+                pool_bits[i] = pool_bits[pool_count]
+                self.clear_tt()
+                return 0
+        self.tt = <TTEntry*>malloc(sizeof(TTEntry) * ((<size_t>1) << bits))
+        if self.tt == NULL:
+            raise MemoryError("transposition table")
+        memset(self.tt, 0, sizeof(TTEntry) * ((<size_t>1) << bits))
+        self.tt_gen = 1
+        return 0
 
     def __init__(self, int n, hands, int leader, trick=(), int trick_no=0,
                  int total_tricks=0, sides=(), int att_pts=0, int att_bouts=0,
@@ -887,21 +937,20 @@ cdef class TarotCore:
             raise ValueError("counts or scoring parameters out of range")
         if att_tricks < 0 or def_tricks < 0 or att_tricks + def_tricks != trick_no:
             raise ValueError("trick counts do not match the trick number")
-        self.tt_bits = tt_bits
-        self.tt_mask = (<uint64_t>1 << tt_bits) - 1
         self.use_tt = 1
         self.use_merge = 1
         self.use_bounds = 1
         self.use_order = 1
         self.hz_trick = NO_HORIZON
-        self.tt = <TTEntry*>malloc(sizeof(TTEntry) * ((<size_t>1) << tt_bits))
-        if self.tt == NULL:
-            raise MemoryError("transposition table")
-        self.clear_tt()
+        self.acquire_tt(tt_bits)
 
     def clear_tt(self):
-        """Empty the transposition table."""
-        memset(self.tt, 0, sizeof(TTEntry) * ((<size_t>1) << self.tt_bits))
+        """Empty the transposition table: a new generation (O(1)); the memset happens
+        only when the counter wraps."""
+        self.tt_gen += 1
+        if self.tt_gen == 0:
+            memset(self.tt, 0, sizeof(TTEntry) * ((<size_t>1) << self.tt_bits))
+            self.tt_gen = 1
 
     def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True):
         """Switch search techniques on/off (for measurements and cross-checks)."""
@@ -1340,7 +1389,7 @@ cdef class TarotCore:
                 self.tt_probes += 1
                 e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
                 for i in range(2):
-                    if e[i].used and e[i].key == key:
+                    if e[i].gen == self.tt_gen and e[i].key == key:
                         self.tt_hits += 1
                         if e[i].lb >= x and e[i].lb_p <= p.att_pts:
                             return e[i].lb
@@ -1395,13 +1444,13 @@ cdef class TarotCore:
         cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
         cdef int i
         for i in range(2):
-            if e[i].used and e[i].key == key:
+            if e[i].gen == self.tt_gen and e[i].key == key:
                 s = &e[i]
                 break
         if s == NULL:
             # slot 0 keeps the deeper entry, slot 1 always replaced
-            if not e[0].used or e[0].depth <= depth:
-                if e[0].used:
+            if e[0].gen != self.tt_gen or e[0].depth <= depth:
+                if e[0].gen == self.tt_gen:
                     e[1] = e[0]
                 s = &e[0]
             else:
@@ -1411,7 +1460,7 @@ cdef class TarotCore:
             s.ub = HI_INF
             s.lb_p = 0
             s.ub_p = 30000
-            s.used = 1
+            s.gen = self.tt_gen
             s.depth = depth
             s.best = NOMOVE
         cdef int p0 = self.p.att_pts

@@ -260,6 +260,28 @@ def test_first_guess_does_not_change_values():
             assert core.value(guess=g) == (expect, True)
 
 
+def test_reused_table_starts_empty():
+    """Tables are recycled: a core takes the table of a freed core of the same size and
+    empties it by a new generation tag, no memset. Stale entries, even of the same
+    position, must be dead: the search on a recycled table, or after clear_tt, visits
+    exactly the nodes of the first search (a live stale entry would cut it short)."""
+    def search(core):  # value and nodes of one search (the counter accumulates)
+        before = core.stats()["nodes"]
+        return core.value(), core.stats()["nodes"] - before
+
+    rng = random.Random(33)
+    for i in range(24):
+        st = random_endgame(rng, (3, 4, 5)[i % 3], 4)
+        core = face.from_state(st, tt_bits=11)
+        first = search(core)
+        assert search(core)[1] < first[1]          # the table is live: hits...
+        core.clear_tt()
+        assert search(core) == first               # ...and emptied
+        del core                                   # its table goes to the pool...
+        again = face.from_state(st, tt_bits=11)    # ...and comes back here, empty
+        assert search(again) == first
+
+
 def test_table_keeps_bouts_and_honours_apart():
     # Regression: the table key once XORed the live honours, shifted by 8 bits, onto
     # the live bouts, so KS / QS fell on EX / T21: these two 2-card endgames (the same
