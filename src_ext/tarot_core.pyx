@@ -774,6 +774,20 @@ cdef int pool_bits[TT_POOL]
 cdef int pool_count = 0
 
 
+cdef inline int seat_can_beat(uint64_t h0, uint64_t h1, int w, int ledsuit) noexcept nogil:
+    """Can a seat holding (h0, h1) play a card above the trick's winning card w, with
+    ledsuit led (TAROT-PLAY-3..6: follow, else trump)? For move ordering only."""
+    cdef uint64_t follow
+    if ledsuit == 4 or ledsuit < 0:
+        return (h0 & TRUMPS & ~((<uint64_t>2 << w) - 1)) != 0 if w < 21 else (h0 & TRUMPS) != 0
+    follow = h1 & (SUIT0 << (14 * ledsuit))
+    if follow:
+        return w >= 22 and (follow & ~((<uint64_t>2 << (w - 22)) - 1)) != 0
+    if w < 21:
+        return (h0 & TRUMPS & ~((<uint64_t>2 << w) - 1)) != 0
+    return (h0 & TRUMPS) != 0
+
+
 cdef inline double now_s() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -1263,6 +1277,17 @@ cdef class TarotCore:
             h = mix64(h ^ atout_pext(p.hand[i][1], l1))
         return h
 
+    cdef inline int opponent_takes(self, int w, int ledsuit, int me, int nt) noexcept nogil:
+        """Can a seat of the other side, still to play in this trick after the seat to
+        act (nt cards already down), beat w? Double dummy: their hands are known."""
+        cdef Pos* p = &self.p
+        cdef int j, s
+        for j in range(1, p.n - nt):
+            s = (p.cur + j) % p.n
+            if p.side[s] != me and seat_can_beat(p.hand[s][0], p.hand[s][1], w, ledsuit):
+                return 1
+        return 0
+
     cdef int order_moves(self, uint64_t* m, int* moves) noexcept nogil:
         """Candidate cards of the legal mask m after merging equivalent cards, best
         first by a cheap heuristic. Returns their number."""
@@ -1319,15 +1344,17 @@ cdef class TarotCore:
                 if c == EXCUSE:
                     sc = 0
                 elif wc < 0:
-                    # leading: masters first (highest live card of its suit), else low
-                    if c < 21:
-                        above = live0 & TRUMPS & ~((<uint64_t>2 << c) - 1)
-                    else:
-                        i = c - 22
-                        above = live1 & (SUIT0 << (14 * (i // 14))) & ~((<uint64_t>2 << i) - 1)
-                    if above == 0:
+                    # leading: sure tricks first (no opponent can follow above or
+                    # trump it), else low
+                    if not self.opponent_takes(c, suit_of(c), me, nt):
                         sc = 40 + PTS[c]
                     else:
+                        if c < 21:
+                            above = live0 & TRUMPS & ~((<uint64_t>2 << c) - 1)
+                        else:
+                            i = c - 22
+                            above = live1 & (SUIT0 << (14 * (i // 14))) \
+                                & ~((<uint64_t>2 << i) - 1)
                         sc = -PTS[c] - popcount64(above)
                 else:
                     if c < 21:
@@ -1335,11 +1362,14 @@ cdef class TarotCore:
                     else:
                         beats = wc >= 22 and suit_of(c) == suit_of(wc) and c > wc
                     if wside == me:
-                        sc = 10 + PTS[c] * (2 if lastp else 1) - (5 if beats else 0)
-                    elif beats:
-                        sc = 30 - (c % 22) + (PTS[c] if lastp else 0)
+                        if lastp or not self.opponent_takes(c if beats else wc, ledsuit, me, nt):
+                            sc = 10 + 2 * PTS[c] - (5 if beats else 0)
+                        else:
+                            sc = -4 * PTS[c] - (c % 22) // 4
+                    elif beats and (lastp or not self.opponent_takes(c, ledsuit, me, nt)):
+                        sc = 30 - (c % 22) + 2 * PTS[c]
                     else:
-                        sc = -3 * PTS[c]
+                        sc = -4 * PTS[c] - (c % 22) // 4
                 scores[k] = sc
             k += 1
         if self.use_order:

@@ -186,7 +186,8 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
         if ok:
             hi, lo = (root, None) if attack else (None, root)
         value, complete = core.value(node_budget=_budget_left(core, node_budget, 0),
-                                     deadline=_deadline_left(start, deadline), lo=lo, hi=hi)
+                                     deadline=_deadline_left(start, deadline), lo=lo, hi=hi,
+                                     guess=root if ok else None)
         if complete:
             blo = bhi = value
         else:  # a card is worth at most the position (attack), at least (defence)
