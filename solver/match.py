@@ -85,7 +85,7 @@ def deal_result(cfg: MatchConfig, index: int) -> dict[str, Any]:
 
 def _job(args):
     cfg, index = args
-    return deal_result(cfg, index)
+    return index, deal_result(cfg, index)
 
 
 def mean_ci(values: list[float]) -> tuple[float, float, float]:
@@ -155,13 +155,16 @@ def run_match(cfg: MatchConfig, jobs: int = 1,
             progress(1)
 
     if jobs > 1 and tasks:
+        # one deal per task, recorded as soon as it is done (in any order): a deal takes
+        # seconds, and larger chunks held finished deals back from the checkpoint until
+        # their whole chunk (and every earlier one) was done, so an interrupted long match
+        # lost them
         with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            chunk = max(1, len(tasks) // (jobs * 8))
-            for (_, i), r in zip(tasks, pool.imap(_job, tasks, chunksize=chunk), strict=True):
+            for i, r in pool.imap_unordered(_job, tasks, chunksize=1):
                 finished(i, r)
     else:
         for t in tasks:
-            finished(t[1], _job(t))
+            finished(*_job(t))
     return summarize(cfg, [done[i] for i in range(cfg.deals)])
 
 

@@ -89,6 +89,21 @@ def test_checkpoint_resumes_a_match_with_the_same_result(tmp_path):
     assert calls[0] == 3 and len(ck.read_text().splitlines()) == 7
 
 
+def test_checkpoint_with_workers_records_each_deal_once(tmp_path):
+    # with worker processes deals finish (and are appended) in any order: each once,
+    # and the checkpoint reloads to the serial run's results
+    cfg = MatchConfig("tarot", "heuristic", "random", 6, seed=3, options={"players": 3})
+    ck = tmp_path / "m.jsonl"
+    par = run_match(cfg, jobs=2, checkpoint=str(ck))
+    rows = [json.loads(ln) for ln in ck.read_text().splitlines()[1:]]
+    assert sorted(r["index"] for r in rows) == list(range(6))
+    assert par["results"] == run_match(cfg)["results"]
+    calls = []
+    assert run_match(cfg, checkpoint=str(ck), progress=calls.append)["results"] \
+        == par["results"]
+    assert calls == [6]
+
+
 def test_checkpoint_of_another_match_is_a_clear_error(tmp_path):
     from solver.errors import OptionError
     ck = tmp_path / "m.jsonl"
