@@ -26,6 +26,10 @@ sure-trick bounds (top trump -> no chelem for the other)     18,549,418
 TT key up to relative ranks (pext of hands on live cards)     8,468,188
 killer moves (rejected)                                      24,710,312
 MTD(f) from the move-ordering line's value (rejected)         8,533,318
+the same 20 endgames re-measured at 653a8e4                  21,147,458
+order by whether an opponent still to play can take the      19,117,717
+trick (3p 11 left: 14.97M -> 8.86M; 5p 7 left: 3.10M ->
+2.59M)
 ==========================================================  ===========
 
 Ablations (4p, 8 tricks left, before the relative-rank key: 3.37M nodes with all on):
