@@ -767,7 +767,7 @@ cdef struct TTEntry:
 # counter needs a real memset. Touched only with the GIL held (__init__/__dealloc__).
 cdef enum:
     TT_POOL = 4                         # tables kept for reuse
-cdef int TT_POOL_MAX_BITS = 22          # larger tables are freed, not kept
+cdef int TT_POOL_MAX_BITS = 20          # larger tables are freed (at most 4 x 24 MB kept)
 cdef TTEntry* pool_tables[TT_POOL]
 cdef uint32_t pool_gens[TT_POOL]
 cdef int pool_bits[TT_POOL]
