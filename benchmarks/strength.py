@@ -101,8 +101,12 @@ def main() -> None:
             rows.append(row)
             print(row, flush=True)
     what = "finished deals so far of" if args.report_only else ""
-    report(f"Strength (duplicate matches, {what} {args.deals} deals per pairing)".replace(
-        "  ", " "), {"matches": rows}, append=not args.no_append)
+    title = f"Strength (duplicate matches, {what} {args.deals} deals per pairing)"
+    if args.report_only:
+        # the commit that report() names is the one that tabled the deals, not the
+        # one(s) that played them (long matches run over several sessions)
+        title += " - tabled from checkpoints played earlier"
+    report(title.replace("  ", " "), {"matches": rows}, append=not args.no_append)
 
 
 if __name__ == "__main__":
