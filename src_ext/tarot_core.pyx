@@ -778,14 +778,14 @@ cdef inline int seat_can_beat(uint64_t h0, uint64_t h1, int w, int ledsuit) noex
     """Can a seat holding (h0, h1) play a card above the trick's winning card w, with
     ledsuit led (TAROT-PLAY-3..6: follow, else trump)? For move ordering only."""
     cdef uint64_t follow
-    if ledsuit == 4 or ledsuit < 0:
-        return (h0 & TRUMPS & ~((<uint64_t>2 << w) - 1)) != 0 if w < 21 else (h0 & TRUMPS) != 0
-    follow = h1 & (SUIT0 << (14 * ledsuit))
-    if follow:
-        return w >= 22 and (follow & ~((<uint64_t>2 << (w - 22)) - 1)) != 0
-    if w < 21:
-        return (h0 & TRUMPS & ~((<uint64_t>2 << w) - 1)) != 0
-    return (h0 & TRUMPS) != 0
+    if ledsuit != 4:
+        follow = h1 & (SUIT0 << (14 * ledsuit))
+        if follow:
+            return w >= 22 and (follow & ~((<uint64_t>2 << (w - 22)) - 1)) != 0
+    # trumps led, or void in the led suit: a trump above w (any trump above a suit card)
+    if w >= 21:
+        return (h0 & TRUMPS) != 0
+    return (h0 & TRUMPS & ~((<uint64_t>2 << w) - 1)) != 0
 
 
 cdef inline double now_s() noexcept nogil:
@@ -1301,7 +1301,7 @@ cdef class TarotCore:
         cdef int base = p.ply - p.ntrick
         cdef int tcards[5]
         cdef int nt = p.ntrick
-        cdef int wi, wc = -1, wside = -1, lastp, sc, beats, ledsuit = -1
+        cdef int wi, wc = -1, wside = -1, sc, beats, ledsuit = -1
         live0 = p.live[0]
         live1 = p.live[1]
         for i in range(nt):
@@ -1317,7 +1317,6 @@ cdef class TarotCore:
         if wi >= 0:
             wc = tcards[wi]
             wside = p.side[(p.leader + wi) % p.n]
-        lastp = nt == p.n - 1
         cdef uint64_t mm[2]
         mm[0] = m[0]
         mm[1] = m[1]
@@ -1361,15 +1360,14 @@ cdef class TarotCore:
                         beats = wc >= 21 or c > wc
                     else:
                         beats = wc >= 22 and suit_of(c) == suit_of(wc) and c > wc
-                    if wside == me:
-                        if lastp or not self.opponent_takes(c if beats else wc, ledsuit, me, nt):
-                            sc = 10 + 2 * PTS[c] - (5 if beats else 0)
-                        else:
-                            sc = -4 * PTS[c] - (c % 22) // 4
-                    elif beats and (lastp or not self.opponent_takes(c, ledsuit, me, nt)):
-                        sc = 30 - (c % 22) + 2 * PTS[c]
+                    # (opponent_takes is false for the last seat: nobody is left)
+                    if wside == me and not self.opponent_takes(c if beats else wc, ledsuit,
+                                                               me, nt):
+                        sc = 10 + 2 * PTS[c] - (5 if beats else 0)  # ours: add points
+                    elif wside != me and beats and not self.opponent_takes(c, ledsuit, me, nt):
+                        sc = 30 - (c % 22) + 2 * PTS[c]             # take it, cheaply
                     else:
-                        sc = -4 * PTS[c] - (c % 22) // 4
+                        sc = -4 * PTS[c] - (c % 22) // 4            # lost: lowest first
                 scores[k] = sc
             k += 1
         if self.use_order:
