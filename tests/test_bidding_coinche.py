@@ -183,6 +183,33 @@ def test_draw_matching_rejection_then_repair():
     assert rest == [] and len(part) == 8
 
 
+def test_draw_matching_restarts_a_stalled_climb():
+    # solver.bidding.draw_matching: a climb can stall for good. Here the match is the
+    # cards 1..4; a hand holding both 0 and 5 is a trap (one swap can drop only one of
+    # them, and a hand with one of them is worse), so a climb from the first draw
+    # (which holds them) never matches; the restarts draw afresh and match
+    import random
+
+    from solver.bidding import draw_matching
+
+    def gap(cards):
+        held = (0 in cards) + (5 in cards)
+        if held:
+            return 50 if held == 2 else 100
+        return 10 - 2.5 * sum(1 for c in cards if c in (1, 2, 3, 4))
+
+    for seed in range(20):
+        rest = [c for c in range(12) if c not in (0, 5)]
+        random.Random(seed).shuffle(rest)
+        pool = [0, 5, *rest]
+        part, _, ok = draw_matching(pool, 4, gap, random.Random(seed), tries=0, repair=500,
+                                    restarts=0)
+        assert not ok and {0, 5} <= set(part)
+        part, rest, ok = draw_matching(pool, 4, gap, random.Random(seed), tries=0,
+                                       repair=500, restarts=8)
+        assert ok and sorted(part) == [1, 2, 3, 4] and sorted(part + rest) == list(range(12))
+
+
 @pytest.mark.parametrize("auction,seat,dealer,message", [
     (["bid:90:H", "pass", "pass", "pass"], 0, 3, "not seat 0.s call"),  # auction over
     (["bid:90:H", "bid:80:S"], 2, 3, "auction call 2 \\(bid:80:S\\)"),   # COINCHE-BID-3

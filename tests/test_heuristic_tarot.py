@@ -3,7 +3,7 @@
 import pytest
 
 from solver.games import tarot
-from solver.heuristics.tarot import hand_strength
+from solver.heuristics.tarot import bid_for_strength, hand_strength
 from solver.match import MatchConfig, run_match
 
 D = tarot.TAROT_DECK
@@ -20,6 +20,24 @@ def test_hand_strength_count_of_seed_002():
     # few trumps: no per-trump points; a bare king 6, a knight 2, a 5-card suit 5,
     # a singleton (5C) 3
     assert hand_strength(mask("T3 T9 KS NS 2S 3S 4S 1H 2H 3D 4D 5C")) == 6 + 2 + 5 + 3
+
+
+@pytest.mark.parametrize("players, prise_from, garde_from",
+                         [(3, 60, 84), (4, 50, 70), (5, 31, 44)])
+def test_bid_thresholds_per_player_count(players, prise_from, garde_from):
+    # TAROT-BID-1/2: seed 002's 4-player brackets (40 prise, 56 garde) scaled per player
+    # count to where this player's prise pays (RESULTS.md calibration): higher with the
+    # 24-card hands of 3 players, lower with 5 (the called partner)
+    legal = [tarot.Move("bid", b) for b in ("pass", *tarot.CONTRACTS)]
+
+    def bid(x):
+        return bid_for_strength(x, players, legal).value
+
+    assert bid(prise_from - 1) == "pass" and bid(prise_from) == "prise"
+    assert bid(garde_from - 1) == "prise" and bid(garde_from) == "garde"
+    # over a garde already bid, a prise-strength hand passes (TAROT-BID-1: bids rise)
+    above = [m for m in legal if m.value in ("pass", "garde_sans", "garde_contre")]
+    assert bid_for_strength(garde_from - 1, players, above).value == "pass"
 
 
 @pytest.mark.parametrize("players", [3, 4, 5])

@@ -212,7 +212,7 @@ def evaluate(ctx: Context, samples: int = 200, seed: int = 0, mode: str = "dd",
 
 def draw_matching(pool: list[int], size: int, gap: Callable[[list[int]], Any],
                   rng: random.Random, tries: int, repair: int = 0,
-                  mix: int = 0) -> tuple[list[int], list[int], bool]:
+                  mix: int = 0, restarts: int = 3) -> tuple[list[int], list[int], bool]:
     """``size`` cards of ``pool`` (shuffled) whose ``gap`` is 0 (falsy): the hand with
     which a seat that has called makes the same calls as the heuristic bidder.
 
@@ -220,8 +220,10 @@ def draw_matching(pool: list[int], size: int, gap: Callable[[list[int]], Any],
     a match is uniform among matching hands). For calls too rare for that (a strong
     bid), ``repair`` swaps of one card with the rest of the pool that never increase
     the gap (``gap`` returns something ordered: 0 when it matches), then ``mix`` swaps
-    that keep it at 0 to spread the hands reached. Returns the cards, the rest of the
-    pool and whether they match (if not: the closest hand found)."""
+    that keep it at 0 to spread the hands reached. A climb can stall one step short of
+    a rare count (no single swap gets there), so up to ``restarts`` more climbs start
+    from fresh draws. Returns the cards, the rest of the pool and whether they match
+    (if not: the closest hand found)."""
     part = pool[:size]
     ok = not gap(part)
     for _ in range(tries if not ok else 0):
@@ -233,26 +235,44 @@ def draw_matching(pool: list[int], size: int, gap: Callable[[list[int]], Any],
     rest = [c for c in pool if c not in taken]
     if ok or not repair or not rest:
         return part, rest, ok
-    part = list(part)
-    g = gap(part)
-    for _ in range(repair):
+    best: tuple[Any, list[int], list[int]] | None = None
+    for attempt in range(1 + restarts):
+        if attempt:
+            part = rng.sample(pool, size)
+            taken = set(part)
+            rest = [c for c in pool if c not in taken]
+        part, g = _climb(list(part), rest, gap, rng, repair)
         if not g:
             break
-        i, j = rng.randrange(size), rng.randrange(len(rest))
-        part[i], rest[j] = rest[j], part[i]
-        g2 = gap(part)
-        if g2 <= g:
-            g = g2
-        else:
-            part[i], rest[j] = rest[j], part[i]
-    if g:
-        return part, rest, False
+        if best is None or g < best[0]:
+            best = (g, list(part), list(rest))
+    else:
+        assert best is not None
+        return best[1], best[2], False
     for _ in range(mix):
         i, j = rng.randrange(size), rng.randrange(len(rest))
         part[i], rest[j] = rest[j], part[i]
         if gap(part):
             part[i], rest[j] = rest[j], part[i]
     return part, rest, True
+
+
+def _climb(part: list[int], rest: list[int], gap: Callable[[list[int]], Any],
+           rng: random.Random, steps: int) -> tuple[list[int], Any]:
+    """Up to ``steps`` random swaps between ``part`` and ``rest`` (both changed in
+    place) that never increase ``gap``; stops at 0. Returns ``part`` and its gap."""
+    g = gap(part)
+    for _ in range(steps):
+        if not g:
+            break
+        i, j = rng.randrange(len(part)), rng.randrange(len(rest))
+        part[i], rest[j] = rest[j], part[i]
+        g2 = gap(part)
+        if g2 <= g:
+            g = g2
+        else:
+            part[i], rest[j] = rest[j], part[i]
+    return part, g
 
 
 def calls_note(misfits: int, effort: str) -> str:

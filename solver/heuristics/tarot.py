@@ -46,6 +46,16 @@ def hand_strength(hand: int) -> int:
     return pts
 
 
+# Seed 002's brackets (40 prise, 56 garde, 71 garde sans, 81 garde contre) are a
+# 4-player count; hand_strength is multiplied by this percentage before comparing
+# (integers: the thresholds are exact). Calibrated
+# against this player's own card play (benchmarks/RESULTS.md, 2026-11-30 evening): the
+# strongest seat's prise breaks even at a count of ~60 with 3 players (24-card hands
+# count high), ~50 with 4, and gains from ~25 with 5 (the called partner helps), so
+# the prise threshold sits at 60 / 50 / 31.
+BID_SCALE = {3: 67, 4: 80, 5: 130}
+
+
 def choose_bid(obs: dict, legal: list[Move]) -> Move:
     return bid_for_strength(hand_strength(obs["hand"]), obs["players"], legal)
 
@@ -53,9 +63,9 @@ def choose_bid(obs: dict, legal: list[Move]) -> Move:
 def bid_for_strength(strength: int, players: int, legal: list[Move]) -> Move:
     """The bid of a hand of this ``hand_strength`` (the highest legal bid up to the
     contract its scaled count supports, else pass)."""
-    pts = strength * {3: 1.1, 4: 1.0, 5: 0.9}[players]
-    wanted = ("pass" if pts < 40 else "prise" if pts < 56 else "garde" if pts < 71
-              else "garde_sans" if pts < 81 else "garde_contre")
+    pts = strength * BID_SCALE[players]
+    wanted = ("pass" if pts < 4000 else "prise" if pts < 5600 else "garde" if pts < 7100
+              else "garde_sans" if pts < 8100 else "garde_contre")
     order = ("pass", *T.CONTRACTS)
     bids = {m.value: m for m in legal}
     for b in reversed(order[: order.index(wanted) + 1]):
