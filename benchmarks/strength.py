@@ -15,6 +15,11 @@ With --checkpoint-dir the 1,000-deal pimc(100) tables can be built over several 
 each match's finished deals are kept there and skipped when the command runs again.
 ``--report-only`` plays nothing: it tables the deals the checkpoints hold so far (the
 ``deals`` column says how many), e.g. to record a long match's progress.
+
+``benchmarks/matches/`` holds the checkpoints of the long matches behind RESULTS.md
+(JSON lines, one deal each, ~0.5 KB): committed with each session's figures, so the
+deals can be checked and a match interrupted at the end of a session goes on in the
+next (``--checkpoint-dir benchmarks/matches``).
 """
 
 from __future__ import annotations
