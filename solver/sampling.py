@@ -47,7 +47,8 @@ class DealSampler:
     ``capacities[h]`` is how many of the unknown cards holder ``h`` holds.
     """
 
-    def __init__(self, allowed: dict[int, int], capacities: Sequence[int]):
+    def __init__(self, allowed: dict[int, int], capacities: Sequence[int],
+                 use_core: bool = True):
         self.capacities = tuple(int(c) for c in capacities)
         self.num_holders = len(self.capacities)
         if any(c < 0 for c in self.capacities):
@@ -83,6 +84,12 @@ class DealSampler:
         self._step_of = {ij: n for n, ij in enumerate(self._steps)}
         self._memo: dict[int, int] = {}
         self._packed0 = sum(c << (6 * h) for h, c in enumerate(self.capacities))
+        # the C counter (solver.sampling_core) when the counts fit its 128 bits; the
+        # same recursion, draws and results as the Python below, which stays the
+        # reference (and the fallback)
+        self._core = None
+        if use_core:
+            self._core = _core_counter(self)
         if self.count() == 0:
             raise InconsistentConstraintsError("no deal is consistent with the constraints")
 
@@ -124,6 +131,8 @@ class DealSampler:
 
     def count(self) -> int:
         """Number of consistent deals."""
+        if self._core is not None:
+            return self._core.n(0, self._packed0)
         return self._n(0, self._packed0)
 
     def _split(self, i: int, packed: int, target: int) -> tuple[tuple[int, ...], int]:
@@ -159,9 +168,12 @@ class DealSampler:
         """One consistent deal, uniformly at random: the cards of each holder."""
         packed = self._packed0
         out: list[list[int]] = [[] for _ in range(self.num_holders)]
+        core = self._core
         for i, cards in enumerate(self.class_cards):
-            target = rng.randrange(self._n(i, packed))
-            k, packed = self._split(i, packed, target)
+            if core is not None:
+                k, packed = core.split(i, packed, rng.randrange(core.n(i, packed)))
+            else:
+                k, packed = self._split(i, packed, rng.randrange(self._n(i, packed)))
             shuffled = list(cards)
             rng.shuffle(shuffled)
             pos = 0
@@ -174,3 +186,18 @@ class DealSampler:
         """``n`` deals from ``seed`` (deterministic)."""
         rng = random.Random(seed)
         return [self.sample(rng) for _ in range(n)]
+
+
+def _core_counter(sampler: DealSampler):
+    """A counted ``solver.sampling_core.ChainCounter`` for ``sampler``'s constraints, or
+    None where the core does not apply (too many holders, or counts beyond 128 bits)."""
+    try:
+        from .sampling_core import ChainCounter
+    except ImportError:  # pragma: no cover - the extension is built with the package
+        return None
+    try:
+        core = ChainCounter([len(c) for c in sampler.class_cards], sampler.class_masks,
+                            sampler.class_holders, sampler.later, sampler.capacities)
+    except ValueError:
+        return None
+    return core if core.count() is not None else None

@@ -51,14 +51,19 @@ CASES = [
 ]
 
 
+# use_core: the C counter (solver.sampling_core) or the pure-Python reference
+@pytest.mark.parametrize("use_core", [True, False])
 @pytest.mark.parametrize("allowed,caps", CASES)
-def test_count_equals_brute_force(allowed, caps):
-    assert DealSampler(allowed, caps).count() == len(brute_force(allowed, caps))
+def test_count_equals_brute_force(allowed, caps, use_core):
+    s = DealSampler(allowed, caps, use_core=use_core)
+    assert (s._core is not None) == use_core
+    assert s.count() == len(brute_force(allowed, caps))
 
 
+@pytest.mark.parametrize("use_core", [True, False])
 @pytest.mark.parametrize("allowed,caps", CASES)
-def test_frequencies_are_uniform(allowed, caps):
-    sampler = DealSampler(allowed, caps)
+def test_frequencies_are_uniform(allowed, caps, use_core):
+    sampler = DealSampler(allowed, caps, use_core=use_core)
     k, p = frequency_p_value(sampler.sample, allowed, caps, n=50 * len(brute_force(allowed, caps)),
                              seed=11)
     assert k > 5
@@ -118,3 +123,51 @@ def test_full_tarot_deal_is_fast_and_consistent():
 def test_inconsistent_constraints_raise(allowed, caps):
     with pytest.raises(InconsistentConstraintsError):
         DealSampler(allowed, caps)
+
+
+def _random_constraints(rng, holders, cards):
+    """Random holder masks (suits of cards with voids, as play reveals them) and
+    capacities that some deal satisfies."""
+    deal = [rng.randrange(holders) for _ in range(cards)]
+    caps = tuple(deal.count(h) for h in range(holders))
+    allowed = {}
+    suit_voids = {}
+    for c in range(cards):
+        suit = c % 5
+        if suit not in suit_voids:
+            suit_voids[suit] = {h for h in range(holders) if rng.random() < 0.25}
+        mask = sum(1 << h for h in range(holders) if h not in suit_voids[suit])
+        allowed[c] = mask | 1 << deal[c]  # the true holder stays allowed
+    return allowed, caps
+
+
+def test_core_counter_agrees_with_the_python_reference():
+    # the C counter and the Python recursion: the same counts and, seed for seed, the
+    # same draws, on random constraints of 2..7 holders and up to 36 cards, and of
+    # 3..4 holders and 40..60 cards
+    rng = random.Random(5)
+    big = 0
+    sizes = [(rng.randint(2, 7), rng.randint(1, 36)) for _ in range(100)]
+    sizes += [(rng.randint(3, 4), rng.randint(40, 60)) for _ in range(12)]
+    for holders, cards in sizes:
+        allowed, caps = _random_constraints(rng, holders, cards)
+        c = DealSampler(allowed, caps)
+        py = DealSampler(allowed, caps, use_core=False)
+        assert c._core is not None and py._core is None
+        assert c.count() == py.count()
+        assert c.samples(5, seed=3) == py.samples(5, seed=3)
+        big += c.count() > 2 ** 64
+    assert big >= 8  # counts beyond 64 bits were compared
+
+
+def test_counts_beyond_128_bits_fall_back_to_python():
+    # 100 free cards among 4 holders of 25: 100! / 25!^4 ~ 1.6e57 > 2**128; 8 holders
+    # do not fit the core's keys: both are counted by the Python reference
+    s = DealSampler({c: 0b1111 for c in range(100)}, (25, 25, 25, 25))
+    assert s._core is None
+    assert s.count() == math.factorial(100) // math.factorial(25) ** 4
+    hands = s.sample(random.Random(1))
+    assert sorted(len(h) for h in hands) == [25] * 4
+    s = DealSampler({c: 0xFF for c in range(16)}, (2,) * 8)
+    assert s._core is None
+    assert s.count() == math.factorial(16) // 2 ** 8
