@@ -21,7 +21,7 @@ from ..cards import bit_list, mask_of
 from ..dd import belote as ddb
 from ..errors import AtoutError
 from ..games import coinche as co
-from ..games.belote_common import STRAIN_NAMES, belote_suits
+from ..games.belote_common import STRAIN_NAMES
 from ..heuristics.belote import choose_call, strain_strength
 from ..options import resolve
 from . import Context, Outcome, calls_note, check_inputs, draw_matching, replay_auction
@@ -277,10 +277,7 @@ class CoincheEvaluator:
 
     def _belotes(self, hands: list[int], strain: int) -> list[int]:
         """The belote points of each team in ``strain`` (COINCHE-SCORE-6)."""
-        bel = [0, 0]
-        for seat, h in enumerate(hands):
-            bel[seat % 2] += 20 * len(belote_suits(h, strain, self.opts["ta_belote"]))
-        return bel
+        return ddb.belote_bonus(hands, strain, self.opts["ta_belote"])
 
     def _score_with(self, e: dict[str, Any], value: int, attack: int, mult: int,
                     bel: list[int]) -> tuple[float, bool]:

@@ -229,7 +229,6 @@ def deal_scorer(state: Any) -> DealScorer:
     Coinche générale as made by a capot. Results are memoized by (points, belotes)."""
     from ..games import belote as be
     from ..games import coinche as co
-    from ..games.belote_common import belote_suits
 
     opts = state.options
     attack, strain = state.attack, state.strain
@@ -243,10 +242,8 @@ def deal_scorer(state: Any) -> DealScorer:
 
     def belotes(hands: list[int]) -> tuple[int, int]:
         # the belote points of each team: declared, or held whole (BELOTE-BR-3)
-        bel = list(declared)
-        for seat, h in enumerate(hands):
-            bel[seat % 2] += 20 * len(belote_suits(h, strain, ta))
-        return bel[0], bel[1]
+        held = belote_bonus(hands, strain, ta)
+        return declared[0] + held[0], declared[1] + held[1]
 
     @cache
     def scored(points: int, bel0: int, bel1: int) -> dict[str, Any]:
