@@ -73,22 +73,23 @@ class DealSampler:
         # fills its holders exactly)
         self.later = [tuple(sum(len(classes[m]) for m in order[i + 1:] if m >> h & 1)
                             for h in range(self.num_holders)) for i in range(len(order))]
-        # capacities packed 6 bits a holder (at most 63 cards a holder); the memo of
-        # N and G is one dict keyed by packed caps and the step (class, holder)
-        if any(c > 63 for c in self.capacities) or self.num_holders > 9:
-            raise InconsistentConstraintsError("too many holders or cards for the sampler")
+        # capacities packed W bits a holder (6, the C core's width, unless a holder
+        # has more than 63 cards); the memo of N and G is one dict keyed by the packed
+        # capacities and the step (class, holder)
+        self._w = max(6, max(self.capacities, default=0).bit_length())
+        self._cap_mask = (1 << self._w) - 1
         self._steps = []
         for i, hs in enumerate(self.class_holders):
             for j in range(len(hs)):
                 self._steps.append((i, j))
         self._step_of = {ij: n for n, ij in enumerate(self._steps)}
         self._memo: dict[int, int] = {}
-        self._packed0 = sum(c << (6 * h) for h, c in enumerate(self.capacities))
+        self._packed0 = sum(c << (self._w * h) for h, c in enumerate(self.capacities))
         # the C counter (solver.sampling_core) when the counts fit its 128 bits; the
         # same recursion, draws and results as the Python below, which stays the
         # reference (and the fallback)
         self._core = None
-        if use_core:
+        if use_core and self._w == 6:
             self._core = _core_counter(self)
         if self.count() == 0:
             raise InconsistentConstraintsError("no deal is consistent with the constraints")
@@ -99,7 +100,7 @@ class DealSampler:
             return 1 if packed == 0 else 0
         later, mask = self.later[i], self.class_masks[i]
         for h in range(self.num_holders):
-            if not mask >> h & 1 and (packed >> (6 * h)) & 63 > later[h]:
+            if not mask >> h & 1 and (packed >> (self._w * h)) & self._cap_mask > later[h]:
                 return 0  # more room than the classes left can fill
         return self._g(i, 0, len(self.class_cards[i]), packed)
 
@@ -107,20 +108,20 @@ class DealSampler:
         """G(i, j, r, caps): the ways to give the r cards of class i not yet placed to
         its holders j.. (multinomial), times the completions by the later classes
         (memoized; r follows from caps, so it is not part of the key)."""
-        key = packed << 8 | self._step_of[(i, j)]
+        key = packed * len(self._steps) + self._step_of[(i, j)]
         got = self._memo.get(key)
         if got is not None:
             return got
         holders = self.class_holders[i]
         h = holders[j]
-        sh = 6 * h
-        cap = (packed >> sh) & 63
+        sh = self._w * h
+        cap = (packed >> sh) & self._cap_mask
         lo = max(0, cap - self.later[i][h])
         if j == len(holders) - 1:  # the last holder takes the rest
             total = self._n(i + 1, packed - (r << sh)) if lo <= r <= cap else 0
         else:
             # the holders after j must be able to take what is left
-            room = sum((packed >> (6 * x)) & 63 for x in holders[j + 1:])
+            room = sum((packed >> (self._w * x)) & self._cap_mask for x in holders[j + 1:])
             total = 0
             for k in range(max(lo, r - room), min(r, cap) + 1):
                 sub = self._g(i, j + 1, r - k, packed - (k << sh))
@@ -146,8 +147,8 @@ class DealSampler:
         r = len(self.class_cards[i])
         ks = []
         for j, h in enumerate(holders[:-1]):
-            sh = 6 * h
-            for k in range(min(r, (packed >> sh) & 63) + 1):
+            sh = self._w * h
+            for k in range(min(r, (packed >> sh) & self._cap_mask) + 1):
                 w = self._g(i, j + 1, r - k, packed - (k << sh))
                 if not w:
                     continue
@@ -159,10 +160,10 @@ class DealSampler:
             else:  # pragma: no cover - target < N(i, caps) always falls in a block
                 raise AssertionError("sampler weights inconsistent")
             ks.append(k)
-            packed -= k << (6 * h)
+            packed -= k << sh
             r -= k
         ks.append(r)
-        return tuple(ks), packed - (r << (6 * holders[-1]))
+        return tuple(ks), packed - (r << (self._w * holders[-1]))
 
     def sample(self, rng: random.Random) -> list[list[int]]:
         """One consistent deal, uniformly at random: the cards of each holder."""

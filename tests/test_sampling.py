@@ -160,6 +160,37 @@ def test_core_counter_agrees_with_the_python_reference():
     assert big >= 8  # counts beyond 64 bits were compared
 
 
+def _count_card_by_card(allowed, caps):
+    """An independent count: each card in turn goes to an allowed holder with room."""
+    from functools import lru_cache
+
+    cards = sorted(allowed)
+
+    @lru_cache(maxsize=None)
+    def n(i, room):
+        if i == len(cards):
+            return int(not any(room))
+        return sum(n(i + 1, room[:h] + (room[h] - 1,) + room[h + 1:])
+                   for h in range(len(room)) if allowed[cards[i]] >> h & 1 and room[h])
+
+    return n(0, tuple(caps))
+
+
+def test_many_classes_counted_right():
+    # a holder mask per card: up to ~100 classes, hundreds of (class, holder) steps in
+    # the memo keys; the core, the Python recursion and a card-by-card count agree
+    rng = random.Random(8)
+    for _ in range(12):
+        holders = rng.randint(5, 7)
+        cards = rng.randint(14, 20)
+        deal = [rng.randrange(holders) for _ in range(cards)]
+        allowed = {c: rng.randrange(1, 1 << holders) | 1 << deal[c] for c in range(cards)}
+        caps = tuple(deal.count(h) for h in range(holders))
+        c, py = DealSampler(allowed, caps), DealSampler(allowed, caps, use_core=False)
+        assert c.count() == py.count() == _count_card_by_card(allowed, caps)
+        assert c.samples(3, seed=1) == py.samples(3, seed=1)
+
+
 def test_counts_beyond_128_bits_fall_back_to_python():
     # 100 free cards among 4 holders of 25: 100! / 25!^4 ~ 1.6e57 > 2**128; 8 holders
     # do not fit the core's keys: both are counted by the Python reference
@@ -171,3 +202,7 @@ def test_counts_beyond_128_bits_fall_back_to_python():
     s = DealSampler({c: 0xFF for c in range(16)}, (2,) * 8)
     assert s._core is None
     assert s.count() == math.factorial(16) // 2 ** 8
+    # a holder of more than 63 cards (wider packing, Python only)
+    s = DealSampler({c: 0b11 for c in range(70)}, (68, 2))
+    assert s._core is None and s.count() == math.comb(70, 2)
+    assert [len(h) for h in s.sample(random.Random(2))] == [68, 2]
