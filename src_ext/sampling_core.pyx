@@ -42,15 +42,16 @@ cdef extern from *:
 DEF MAX_CLASSES = 512   # holder masks of at most 9 holders
 DEF MAX_HOLDERS = 9
 DEF MAX_CARDS = 63      # per holder (6 bits)
+DEF MAX_CLASS = 127     # cards of one class: C(127, k) < 2**128; BINOM's rows
 
-cdef u128 BINOM[MAX_CARDS + 1][MAX_CARDS + 1]
+cdef u128 BINOM[MAX_CLASS + 1][MAX_CLASS + 1]
 
 
 cdef void _init_binom() noexcept:
     cdef int n, k
-    for n in range(MAX_CARDS + 1):
+    for n in range(MAX_CLASS + 1):
         BINOM[n][0] = 1
-        for k in range(1, MAX_CARDS + 1):
+        for k in range(1, MAX_CLASS + 1):
             BINOM[n][k] = 0 if k > n else BINOM[n - 1][k - 1] + BINOM[n - 1][k]
 
 
@@ -95,6 +96,9 @@ cdef class ChainCounter:
             raise ValueError("too many classes or holders for the sampler's core")
         if any(c > MAX_CARDS or c < 0 for c in capacities):
             raise ValueError("a holder's capacity is out of the core's range")
+        # BINOM[r][k] is read for r up to a class's size: bound it (memory safety)
+        if any(n > MAX_CLASS or n < 0 for n in sizes):
+            raise ValueError("a class is too large for the sampler's core")
         self.nclasses = len(sizes)
         self.nholders = len(capacities)
         for i in range(self.nclasses):

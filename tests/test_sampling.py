@@ -193,7 +193,8 @@ def test_many_classes_counted_right():
 
 def test_counts_beyond_128_bits_fall_back_to_python():
     # 100 free cards among 4 holders of 25: 100! / 25!^4 ~ 1.6e57 > 2**128; 8 holders
-    # do not fit the core's keys: both are counted by the Python reference
+    # do not fit the core's keys: both are counted by the Python reference (the first
+    # once read past the core's binomial table and crashed the interpreter)
     s = DealSampler({c: 0b1111 for c in range(100)}, (25, 25, 25, 25))
     assert s._core is None
     assert s.count() == math.factorial(100) // math.factorial(25) ** 4
@@ -202,6 +203,13 @@ def test_counts_beyond_128_bits_fall_back_to_python():
     s = DealSampler({c: 0xFF for c in range(16)}, (2,) * 8)
     assert s._core is None
     assert s.count() == math.factorial(16) // 2 ** 8
+    # classes larger than any holder: 100 cards for 2 x 50 (the core's binomials go to
+    # 127 cards a class), 130 cards for 3 holders (past that: Python)
+    s = DealSampler({c: 0b11 for c in range(100)}, (50, 50))
+    assert s._core is not None and s.count() == math.comb(100, 50)
+    s = DealSampler({c: 0b111 for c in range(130)}, (44, 43, 43))
+    assert s._core is None
+    assert s.count() == math.factorial(130) // (math.factorial(44) * math.factorial(43) ** 2)
     # a holder of more than 63 cards (wider packing, Python only)
     s = DealSampler({c: 0b11 for c in range(70)}, (68, 2))
     assert s._core is None and s.count() == math.comb(70, 2)
