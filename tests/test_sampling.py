@@ -162,11 +162,11 @@ def test_core_counter_agrees_with_the_python_reference():
 
 def _count_card_by_card(allowed, caps):
     """An independent count: each card in turn goes to an allowed holder with room."""
-    from functools import lru_cache
+    from functools import cache
 
     cards = sorted(allowed)
 
-    @lru_cache(maxsize=None)
+    @cache
     def n(i, room):
         if i == len(cards):
             return int(not any(room))
