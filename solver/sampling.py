@@ -78,11 +78,10 @@ class DealSampler:
         # capacities and the step (class, holder)
         self._w = max(6, max(self.capacities, default=0).bit_length())
         self._cap_mask = (1 << self._w) - 1
-        self._steps = []
-        for i, hs in enumerate(self.class_holders):
-            for j in range(len(hs)):
-                self._steps.append((i, j))
-        self._step_of = {ij: n for n, ij in enumerate(self._steps)}
+        # step (class i, holder j) is number step0[i] + j of nsteps
+        self._step0 = [sum(len(hs) for hs in self.class_holders[:i])
+                       for i in range(len(order))]
+        self._nsteps = sum(len(hs) for hs in self.class_holders)
         self._memo: dict[int, int] = {}
         self._packed0 = sum(c << (self._w * h) for h, c in enumerate(self.capacities))
         # the C counter (solver.sampling_core) when the counts fit its 128 bits; the
@@ -108,7 +107,7 @@ class DealSampler:
         """G(i, j, r, caps): the ways to give the r cards of class i not yet placed to
         its holders j.. (multinomial), times the completions by the later classes
         (memoized; r follows from caps, so it is not part of the key)."""
-        key = packed * len(self._steps) + self._step_of[(i, j)]
+        key = packed * self._nsteps + self._step0[i] + j
         got = self._memo.get(key)
         if got is not None:
             return got

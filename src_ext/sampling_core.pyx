@@ -203,10 +203,8 @@ cdef class ChainCounter:
 
     def count(self):
         """N(0, capacities) as a Python int, or None if 128 bits overflowed."""
-        cdef u128 v = self._n(0, self.packed0)
-        if self.overflow:
-            return None
-        return (int(hi64(v)) << 64) | int(lo64(v))
+        v = self.n(0, self.packed0)
+        return None if self.overflow else v
 
     def n(self, int i, uint64_t packed):
         """N(i, caps) (a state the draw reaches: already counted)."""

@@ -245,9 +245,8 @@ def draw_matching(pool: list[int], size: int, gap: Callable[[list[int]], Any],
         if not g:
             break
         if best is None or g < best[0]:
-            best = (g, list(part), list(rest))
+            best = (g, part, rest)  # each climb has lists of its own
     else:
-        assert best is not None
         return best[1], best[2], False
     for _ in range(mix):
         i, j = rng.randrange(size), rng.randrange(len(rest))
