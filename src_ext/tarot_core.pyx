@@ -68,6 +68,7 @@ cdef extern from *:
 cdef enum:
     MAXP = 5
     MAXPLY = 80
+    MAXTRICKS = 24
     EXCUSE = 21
     PETIT = 0
     MONDE = 20
@@ -78,6 +79,8 @@ cdef uint64_t TRUMPS = (<uint64_t>1 << 21) - 1      # T1..T21 in word 0
 cdef uint64_t EXBIT = <uint64_t>1 << 21
 cdef uint64_t SUIT0 = (<uint64_t>1 << 14) - 1        # one suit block in word 1
 cdef uint64_t BOUTS0 = (<uint64_t>1 << 0) | (<uint64_t>1 << 20) | (<uint64_t>1 << 21)
+cdef uint64_t SUIT_TOPS = 0      # bit 13 of each suit block (its King)
+cdef uint64_t SUIT_LOWS = 0      # bits 0..12 of each suit block
 # word-1 masks of kings, queens, knights, jacks (ranks 13, 12, 11, 10 of each suit)
 cdef uint64_t KINGS1 = 0
 cdef uint64_t QUEENS1 = 0
@@ -86,6 +89,9 @@ cdef uint64_t JACKS1 = 0
 cdef int PTS[78]          # doubled card values (TAROT-DECK-4)
 cdef int IS_BOUT[78]      # TAROT-DECK-3
 cdef int R2[4]            # doubled required points R(B) (TAROT-COUNT-2)
+cdef int SUIT[78]         # suit_of per card (per-node hot paths read the table)
+cdef uint64_t ABOVE[78]   # the higher cards of the card's suit, in the card's word
+cdef int LOST_SC[78]      # order_moves' score of a card thrown into a lost trick
 cdef uint64_t ZLEAD[MAXP]
 cdef uint64_t ZMISC[64]
 
@@ -99,7 +105,7 @@ cdef uint64_t _splitmix(uint64_t* s) noexcept nogil:
 
 
 cdef void _init_tables():
-    global KINGS1, QUEENS1, KNIGHTS1, JACKS1
+    global KINGS1, QUEENS1, KNIGHTS1, JACKS1, SUIT_TOPS, SUIT_LOWS
     cdef int c, r, s, p
     cdef uint64_t seed = 0x5EED7A207
     for c in range(NCARDS):
@@ -111,10 +117,24 @@ cdef void _init_tables():
             PTS[c] = 9 if r == 13 else (7 if r == 12 else (5 if r == 11 else (3 if r == 10 else 1)))
             IS_BOUT[c] = 0
     for s in range(4):
+        SUIT_TOPS |= <uint64_t>1 << (14 * s + 13)
+        SUIT_LOWS |= ((<uint64_t>1 << 13) - 1) << (14 * s)
         KINGS1 |= <uint64_t>1 << (14 * s + 13)
         QUEENS1 |= <uint64_t>1 << (14 * s + 12)
         KNIGHTS1 |= <uint64_t>1 << (14 * s + 11)
         JACKS1 |= <uint64_t>1 << (14 * s + 10)
+    for c in range(NCARDS):
+        if c < 21:
+            SUIT[c] = 4
+            ABOVE[c] = TRUMPS & ~((<uint64_t>2 << c) - 1)
+        elif c == EXCUSE:
+            SUIT[c] = -1
+            ABOVE[c] = 0
+        else:
+            s = (c - 22) // 14
+            SUIT[c] = s
+            ABOVE[c] = (SUIT0 << (14 * s)) & ~((<uint64_t>2 << (c - 22)) - 1)
+        LOST_SC[c] = -4 * PTS[c] - (c % 22) // 4
     R2[0] = 112
     R2[1] = 102
     R2[2] = 82
@@ -151,6 +171,12 @@ cdef inline int suit_of(int c) noexcept nogil:
     return (c - 22) // 14
 
 
+cdef inline uint64_t suits_present(uint64_t w1) noexcept nogil:
+    # the King's bit of each suit block in which the plain-suit word w1 holds a card:
+    # adding 2^13 - 1 to a block's low 13 bits carries into bit 13 iff one is set
+    return (((w1 & SUIT_LOWS) + SUIT_LOWS) | w1) & SUIT_TOPS
+
+
 cdef inline int mask_points(uint64_t w0, uint64_t w1) noexcept nogil:
     # doubled value of a card set: 1 per card + extras for bouts and honours
     return (popcount64(w0) + popcount64(w1) + 8 * popcount64(w0 & BOUTS0)
@@ -159,12 +185,18 @@ cdef inline int mask_points(uint64_t w0, uint64_t w1) noexcept nogil:
 
 
 cdef struct Saved:
-    int leader
+    # the trick's state before a card (undo_card puts it back)
     int cur
     int led
     int wt
-    int ntrick
-    int trick_no
+    int wi
+    int wc
+
+
+cdef struct TrickSaved:
+    # the deal's state before a trick was resolved (finish_trick changes it once a
+    # trick; saving it per card cost a third of play_card)
+    int leader
     int att_pts
     int att_bouts
     int att_tricks
@@ -183,10 +215,14 @@ cdef struct Pos:
     int cur            # seat to act
     int led            # first card of the trick other than EX (-1: none yet)
     int wt             # highest trump in the trick (-1: none)
+    int wi             # index in the trick of the card winning it so far (-1: none)
+    int wc             # that card (-1: none; the Excuse never wins, TAROT-EXC-2)
     int ntrick
     int trick_no
     uint64_t hand[MAXP][2]
     uint64_t live[2]   # union of the hands (cards not yet played)
+    uint64_t side_live[2][2]  # the same per side (0 defence, 1 attack)
+    int live_pts       # doubled points of the live cards
     int side[MAXP]     # 1 = attack, 0 = defence
     int att_pts        # doubled points of the attack's pile so far (dog/ecart included)
     int att_bouts
@@ -200,6 +236,7 @@ cdef struct Pos:
     uint64_t forbid[2] # cards the opening lead may not be
     int played[MAXPLY]
     Saved saved[MAXPLY]
+    TrickSaved tsaved[MAXTRICKS]
     # objective (TAROT-SCORE-1 / TAROT-VAR-2)
     int base
     int mult
@@ -294,12 +331,21 @@ cdef void finish_trick(Pos* p) noexcept nogil:
     cdef int n = p.n
     cdef int base = p.ply - n
     cdef int* cards = &p.played[base]
-    cdef int wi = winner_index(cards, n)
+    cdef int wi = p.wi
     cdef int wseat = (p.leader + wi) % n
     cdef int wside = p.side[wseat]
     cdef int last = p.trick_no == p.total_tricks - 1
     cdef int i, c, exi = -1, tp = 0, tb = 0, has_petit = 0
     cdef int exseat, es, att_gain = 0, att_bgain = 0
+    cdef TrickSaved* ts = &p.tsaved[p.trick_no]
+    ts.leader = p.leader
+    ts.att_pts = p.att_pts
+    ts.att_bouts = p.att_bouts
+    ts.att_tricks = p.att_tricks
+    ts.def_tricks = p.def_tricks
+    ts.petit_trick = p.petit_trick
+    ts.pb = p.pb
+    ts.exc6 = p.exc6
     for i in range(n):
         c = cards[i]
         tp += PTS[c]
@@ -366,6 +412,8 @@ cdef void finish_trick(Pos* p) noexcept nogil:
     p.cur = wseat
     p.led = -1
     p.wt = -1
+    p.wi = -1
+    p.wc = -1
     p.ntrick = 0
     p.trick_no += 1
 
@@ -378,33 +426,35 @@ cdef inline void play_card(Pos* p, int c) noexcept nogil:
         tarot_invariant((p.hand[seat][card_word(c)] & card_bit(c)) != 0,
                         "play_card: card not in the hand of the seat to act")
     cdef Saved* sv = &p.saved[p.ply]
-    sv.leader = p.leader
     sv.cur = p.cur
     sv.led = p.led
     sv.wt = p.wt
-    sv.ntrick = p.ntrick
-    sv.trick_no = p.trick_no
-    sv.att_pts = p.att_pts
-    sv.att_bouts = p.att_bouts
-    sv.att_tricks = p.att_tricks
-    sv.def_tricks = p.def_tricks
-    sv.petit_trick = p.petit_trick
-    sv.pb = p.pb
-    sv.exc6 = p.exc6
+    sv.wi = p.wi
+    sv.wc = p.wc
+    cdef int side = p.side[seat]
+    p.live_pts -= PTS[c]
     if c < 22:
         p.hand[seat][0] &= ~(<uint64_t>1 << c)
         p.live[0] &= ~(<uint64_t>1 << c)
+        p.side_live[side][0] &= ~(<uint64_t>1 << c)
     else:
         p.hand[seat][1] &= ~(<uint64_t>1 << (c - 22))
         p.live[1] &= ~(<uint64_t>1 << (c - 22))
-    p.played[p.ply] = c
-    p.ply += 1
-    p.ntrick += 1
+        p.side_live[side][1] &= ~(<uint64_t>1 << (c - 22))
     if c != EXCUSE:
         if p.led < 0:
             p.led = c
         if c < 21 and c > p.wt:
             p.wt = c
+        # the trick's winner so far (TAROT-PLAY-6): the first card other than EX, then
+        # any trump above it, or a higher card of its suit while no trump is down
+        if p.wc < 0 or (c < 21 and (p.wc >= 22 or c > p.wc)) \
+                or (p.wc >= 22 and SUIT[c] == SUIT[p.wc] and c > p.wc):
+            p.wc = c
+            p.wi = p.ntrick
+    p.played[p.ply] = c
+    p.ply += 1
+    p.ntrick += 1
     p.cur += 1
     if p.cur == p.n:
         p.cur = 0
@@ -417,27 +467,39 @@ cdef inline void undo_card(Pos* p) noexcept nogil:
         tarot_invariant(p.ply > p.start_ply, "undo_card: nothing to undo")
     p.ply -= 1
     cdef Saved* sv = &p.saved[p.ply]
+    cdef TrickSaved* ts
     cdef int c = p.played[p.ply]
-    p.leader = sv.leader
+    if p.ntrick == 0:
+        # the card completed a trick: put back the state finish_trick changed
+        p.trick_no -= 1
+        ts = &p.tsaved[p.trick_no]
+        p.leader = ts.leader
+        p.att_pts = ts.att_pts
+        p.att_bouts = ts.att_bouts
+        p.att_tricks = ts.att_tricks
+        p.def_tricks = ts.def_tricks
+        p.petit_trick = ts.petit_trick
+        p.pb = ts.pb
+        p.exc6 = ts.exc6
+        p.ntrick = p.n - 1
+    else:
+        p.ntrick -= 1
     p.cur = sv.cur
     p.led = sv.led
     p.wt = sv.wt
-    p.ntrick = sv.ntrick
-    p.trick_no = sv.trick_no
-    p.att_pts = sv.att_pts
-    p.att_bouts = sv.att_bouts
-    p.att_tricks = sv.att_tricks
-    p.def_tricks = sv.def_tricks
-    p.petit_trick = sv.petit_trick
-    p.pb = sv.pb
-    p.exc6 = sv.exc6
+    p.wi = sv.wi
+    p.wc = sv.wc
     cdef int seat = p.cur
+    cdef int side = p.side[seat]
+    p.live_pts += PTS[c]
     if c < 22:
         p.hand[seat][0] |= <uint64_t>1 << c
         p.live[0] |= <uint64_t>1 << c
+        p.side_live[side][0] |= <uint64_t>1 << c
     else:
         p.hand[seat][1] |= <uint64_t>1 << (c - 22)
         p.live[1] |= <uint64_t>1 << (c - 22)
+        p.side_live[side][1] |= <uint64_t>1 << (c - 22)
 
 
 cdef inline int f_points(Pos* p, int pts, int bouts) noexcept nogil:
@@ -480,23 +542,18 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     earlier one's: captured points only grow, live points only shrink, and each "sure"
     fact persists until it is realised), which is why static_eval clamped to them keeps
     them valid bounds of the horizon search's truncated game."""
-    cdef uint64_t l0 = 0, l1 = 0, a0 = 0, d0 = 0, top, trumps
+    cdef uint64_t l0 = p.live[0], l1 = p.live[1], top, trumps
+    cdef uint64_t a0 = p.side_live[1][0], d0 = p.side_live[0][0]
     cdef int i, c
     cdef int base = p.ply - p.ntrick
-    for i in range(p.n):
-        l0 |= p.hand[i][0]
-        l1 |= p.hand[i][1]
-        if p.side[i]:
-            a0 |= p.hand[i][0]
-        else:
-            d0 |= p.hand[i][0]
-    for i in range(p.ntrick):
+    cdef int lp = p.live_pts
+    for i in range(p.ntrick):      # the current trick's cards are still to be won
         c = p.played[base + i]
+        lp += PTS[c]
         if c < 22:
             l0 |= <uint64_t>1 << c
         else:
             l1 |= <uint64_t>1 << (c - 22)
-    cdef int lp = mask_points(l0, l1)
     cdef int lb = popcount64(l0 & BOUTS0)
     cdef int pbpos = 0
     cdef int cmax, cmin
@@ -585,19 +642,16 @@ cdef int static_eval(Pos* p) noexcept nogil:
     cdef int est_p = p.att_pts, est_b = p.att_bouts, chel = 0, rp, A = 0, D = 0
     cdef int lo, hi, v, ex_other, nt, nv
     cdef uint64_t a0 = 0, a1 = 0, d0 = 0, d1 = 0, l0, l1, at, dt, lh0, others, sm, h0
-    cdef uint64_t hs_tr, op_tr
+    cdef uint64_t hs_tr, op_tr, lsuits
     if is_over(p):
         return final_value(p)
     k = p.total_tricks - p.trick_no
     if k == 1:
         return last_trick_value(p)
-    for i in range(n):
-        if p.side[i]:
-            a0 |= p.hand[i][0]
-            a1 |= p.hand[i][1]
-        else:
-            d0 |= p.hand[i][0]
-            d1 |= p.hand[i][1]
+    a0 = p.side_live[1][0]
+    a1 = p.side_live[1][1]
+    d0 = p.side_live[0][0]
+    d1 = p.side_live[0][1]
     l0 = a0 | d0
     l1 = a1 | d1
     at = a0 & TRUMPS
@@ -658,15 +712,12 @@ cdef int static_eval(Pos* p) noexcept nogil:
                     A += 3
                 else:
                     D += 3
+        lsuits = suits_present(l1)
         for i in range(n):
             h0 = p.hand[i][0] & TRUMPS
             if h0 == 0:
                 continue
-            nv = 0
-            for s in range(4):
-                sm = SUIT0 << (14 * s)
-                if (l1 & sm) and not (p.hand[i][1] & sm):
-                    nv += 1
+            nv = popcount64(lsuits & ~suits_present(p.hand[i][1]))
             nt = popcount64(h0)
             if nv > nt:
                 nv = nt
@@ -674,7 +725,7 @@ cdef int static_eval(Pos* p) noexcept nogil:
                 A += 2 * nv
             else:
                 D += 2 * nv
-        rp = mask_points(l0 & ~BOUTS0, l1)
+        rp = p.live_pts - 9 * popcount64(l0 & BOUTS0)   # a bout is worth 9 (doubled)
         if A + D > 0:
             est_p += (rp * A + (A + D) // 2) // (A + D)
         else:
@@ -919,6 +970,9 @@ cdef class TarotCore:
             self.p.live[0] |= self.p.hand[i][0]
             self.p.live[1] |= self.p.hand[i][1]
             self.p.side[i] = 1 if sides[i] else 0
+            self.p.side_live[self.p.side[i]][0] |= self.p.hand[i][0]
+            self.p.side_live[self.p.side[i]][1] |= self.p.hand[i][1]
+        self.p.live_pts = mask_points(self.p.live[0], self.p.live[1])
         for i, c in enumerate(trick):
             if not 0 <= c < NCARDS:
                 raise ValueError("card out of range")
@@ -935,6 +989,8 @@ cdef class TarotCore:
                     self.p.led = c
                 if c < 21 and c > self.p.wt:
                     self.p.wt = c
+        self.p.wi = winner_index(self.p.played, self.p.ntrick) if trick else -1
+        self.p.wc = self.p.played[self.p.wi] if self.p.wi >= 0 else -1
         # consistency, so that nothing below can index out of range or run dry
         seen = 0
         for h in list(hands) + [(<object>1) << int(tc) for tc in trick]:
@@ -1295,28 +1351,23 @@ cdef class TarotCore:
         cdef int seat = to_act(p)
         cdef int me = p.side[seat]
         cdef uint64_t live0 = 0, live1 = 0
-        cdef int i, c, h, k = 0, nm = 0
-        cdef uint64_t above, w
+        cdef int i, c, h, k = 0
+        cdef uint64_t above
         cdef int scores[32]
         cdef int base = p.ply - p.ntrick
-        cdef int tcards[5]
         cdef int nt = p.ntrick
-        cdef int wi, wc = -1, wside = -1, sc, beats, ledsuit = -1
+        cdef int wc = p.wc, wside = -1, sc, beats
+        cdef int ledsuit = SUIT[p.led] if p.led >= 0 else -1
         live0 = p.live[0]
         live1 = p.live[1]
-        for i in range(nt):
+        for i in range(nt):          # the trick's cards still separate ranks in it
             c = p.played[base + i]
-            tcards[i] = c
             if c < 22:
                 live0 |= <uint64_t>1 << c
             else:
                 live1 |= <uint64_t>1 << (c - 22)
-            if c != EXCUSE and ledsuit < 0:
-                ledsuit = suit_of(c)
-        wi = winner_index(tcards, nt) if nt else -1
-        if wi >= 0:
-            wc = tcards[wi]
-            wside = p.side[(p.leader + wi) % p.n]
+        if p.wi >= 0:
+            wside = p.side[(p.leader + p.wi) % p.n]
         cdef uint64_t mm[2]
         mm[0] = m[0]
         mm[1] = m[1]
@@ -1326,14 +1377,13 @@ cdef class TarotCore:
                 # skip c if the next higher live card of its suit is also a candidate
                 # of the same holder with the same value (TAROT-DECK-2/4 equivalence)
                 if c < 21:
-                    above = live0 & TRUMPS & ~((<uint64_t>2 << c) - 1)
+                    above = live0 & ABOVE[c]
                     if above:
                         h = lowest_bit(above)
                         if (m[0] >> h) & 1 and PTS[h] == PTS[c]:
                             continue
                 else:
-                    i = c - 22
-                    above = live1 & (SUIT0 << (14 * (i // 14))) & ~((<uint64_t>2 << i) - 1)
+                    above = live1 & ABOVE[c]
                     if above:
                         h = 22 + lowest_bit(above)
                         if (m[1] >> (h - 22)) & 1 and PTS[h] == PTS[c]:
@@ -1345,21 +1395,16 @@ cdef class TarotCore:
                 elif wc < 0:
                     # leading: sure tricks first (no opponent can follow above or
                     # trump it), else low
-                    if not self.opponent_takes(c, suit_of(c), me, nt):
+                    if not self.opponent_takes(c, SUIT[c], me, nt):
                         sc = 40 + PTS[c]
                     else:
-                        if c < 21:
-                            above = live0 & TRUMPS & ~((<uint64_t>2 << c) - 1)
-                        else:
-                            i = c - 22
-                            above = live1 & (SUIT0 << (14 * (i // 14))) \
-                                & ~((<uint64_t>2 << i) - 1)
+                        above = (live0 if c < 21 else live1) & ABOVE[c]
                         sc = -PTS[c] - popcount64(above)
                 else:
                     if c < 21:
                         beats = wc >= 21 or c > wc
                     else:
-                        beats = wc >= 22 and suit_of(c) == suit_of(wc) and c > wc
+                        beats = wc >= 22 and SUIT[c] == SUIT[wc] and c > wc
                     # (opponent_takes is false for the last seat: nobody is left)
                     if wside == me and not self.opponent_takes(c if beats else wc, ledsuit,
                                                                me, nt):
@@ -1367,7 +1412,7 @@ cdef class TarotCore:
                     elif wside != me and beats and not self.opponent_takes(c, ledsuit, me, nt):
                         sc = 30 - (c % 22) + 2 * PTS[c]             # take it, cheaply
                     else:
-                        sc = -4 * PTS[c] - (c % 22) // 4            # lost: lowest first
+                        sc = LOST_SC[c]                             # lost: lowest first
                 scores[k] = sc
             k += 1
         if self.use_order:
@@ -1586,6 +1631,10 @@ def random_deal_playouts(int n, long count, uint64_t seed, int mult=2, bint dog_
             p.side[0] = 1
             if n == 5 and partner > 0:
                 p.side[partner] = 1
+            for s in range(n):
+                p.side_live[p.side[s]][0] |= p.hand[s][0]
+                p.side_live[p.side[s]][1] |= p.hand[s][1]
+            p.live_pts = mask_points(p.live[0], p.live[1])
             if dog_to_attack:
                 for i in range(n * hs, 78):
                     p.att_pts += PTS[deck[i]]
@@ -1594,5 +1643,7 @@ def random_deal_playouts(int n, long count, uint64_t seed, int mult=2, bint dog_
             p.cur = p.leader
             p.led = -1
             p.wt = -1
+            p.wi = -1
+            p.wc = -1
             total += playout(&p, &rng)
     return total
