@@ -489,14 +489,13 @@ cdef int final_totals(const Game* g, const Pos* p, int* tot, int* md, int* cp,
     for s in range(2):
         md[s] = melds(piles[s], g.multi, g.maxc)
         cp[s] = pile_half(piles[s])
-        tot[s] = g.decl_half[s] + 2 * md[s] + cp[s] + (LAST_HALF if s == p.last_side else 0)
+        tot[s] = side_total(g, p, s, md[s], cp[s])
     return tot[1] - tot[0]
 
 
-cdef inline int final_value(const Game* g, const Pos* p) noexcept nogil:
-    cdef int tot[2], md[2], cp[2]
-    cdef uint64_t piles[2]
-    return final_totals(g, p, tot, md, cp, piles)
+cdef inline int side_total(const Game* g, const Pos* p, int s, int md, int cp) noexcept nogil:
+    # a side's final total from its combinations (md) and card points (cp, half points)
+    return g.decl_half[s] + 2 * md + cp + (LAST_HALF if s == p.last_side else 0)
 
 
 # ---------------------------------------------------------------------------
@@ -848,7 +847,7 @@ cdef inline uint64_t make_key(const Search* s, uint64_t* hk) noexcept nogil:
     order per suit; the Moors (equal rank, interchangeable everywhere) by count per
     holder and, among side 1's captured cards, by count."""
     cdef const Pos* p = &s.p
-    cdef uint64_t rem, code = 0, strip, rel1
+    cdef uint64_t rem, code = 0, strip, rel1, lo_m, hi_m, r
     cdef int i, st, b, sh = 0, k
     if not s.canon:
         for i in range(4):
@@ -860,16 +859,18 @@ cdef inline uint64_t make_key(const Search* s, uint64_t* hk) noexcept nogil:
     for i in range(4):
         hk[i] = p.hand[i] & strip
     rem = (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & PIPS
+    # a pip's holder code (seat 0..3) as two bits: seats 1 and 3 set the low one,
+    # seats 2 and 3 the high one
+    lo_m = p.hand[1] | p.hand[3]
+    hi_m = p.hand[2] | p.hand[3]
     for st in range(4):
         k = 0
-        b = 10 * st
-        while b < 10 * st + 10:
-            if (rem >> b) & 1:
-                code |= (<uint64_t>(0 if (p.hand[0] >> b) & 1 else
-                                    (1 if (p.hand[1] >> b) & 1 else
-                                     (2 if (p.hand[2] >> b) & 1 else 3)))) << (sh + 3 + 2 * k)
-                k += 1
-            b += 1
+        r = rem & (<uint64_t>0x3FF << (10 * st))
+        while r:                        # the suit's pips in power order
+            b = lowest_bit(r)
+            r &= r - 1
+            code |= (((lo_m >> b) & 1) | (((hi_m >> b) & 1) << 1)) << (sh + 3 + 2 * k)
+            k += 1
         code |= (<uint64_t>k) << sh
         sh += 13
     for i in range(4):
@@ -919,11 +920,20 @@ cdef inline int have_trumps_out(Search* s, int seat) noexcept nogil:
     return 0
 
 
-cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmove) noexcept nogil:
+cdef inline int trick_key(int c, int led) noexcept nogil:
+    # a card's strength in a trick with suit ``led`` (trick_best's order; -1: cannot win)
+    if SUIT[c] == TRUMPSUIT:
+        return 100 + POWER[c]
+    return POWER[c] if SUIT[c] == led else -1
+
+
+cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmove,
+                           int led) noexcept nogil:
     """Heuristic order: the TT's best move; win the trick cheaply; give points to a
-    partner who is winning; otherwise duck with the cheapest card."""
+    partner who is winning; otherwise duck with the cheapest card. ``led``: the
+    trick's suit (-1: none yet)."""
     cdef Pos* p = &s.p
-    cdef int side = s.g.side[seat], wi, wseat, wins, pw
+    cdef int side = s.g.side[seat], wseat, wins, pw, kc, kb
     if c == ttmove:
         return 10000
     pw = POWER[c] + (100 if SUIT[c] == TRUMPSUIT else 0)
@@ -936,10 +946,16 @@ cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmov
             return 500 + PTS[c] * 4
         return 100 - PTS[c] * 4 - pw // 4
     wseat = (p.leader + cur_best_i) % s.g.n if cur_best_i >= 0 else -1
-    # would c win against the current best card?
-    p.tcard[p.trick_n] = c
-    wi = trick_best(p, p.trick_n + 1)
-    wins = wi == p.trick_n
+    # would c win against the current best card? (trick_best's rule, TAROC-PLAY-4 and
+    # TAROC-RANK-1/2: the Matto never wins, the later of equal Moors does)
+    if c == MAT:
+        wins = 0
+    elif cur_best_i < 0:
+        wins = 1
+    else:
+        kc = trick_key(c, led)
+        kb = trick_key(p.tcard[cur_best_i], led)
+        wins = kc > kb or (kc == kb and kc == 141)
     if wseat >= 0 and s.g.side[wseat] == side and not wins:
         return 3000 + PTS[c] * 8 - pw
     if wins:
@@ -957,12 +973,17 @@ cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
     cdef Pos* p = &s.p
     cdef int seat = (p.leader + p.trick_n) % s.g.n
     cdef uint64_t legal = legal_mask(&s.g, p), present, m, above
-    cdef int n = 0, c, i, j, sc[24], cbi, t
+    cdef int n = 0, c, i, j, sc[24], cbi, t, led
     cdef int moor_done = 0
     present = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
     for i in range(p.trick_n):
         present |= <uint64_t>1 << p.tcard[i]
     cbi = trick_best(p, p.trick_n)
+    led = -1
+    for i in range(p.trick_n):
+        if p.tcard[i] != MAT:
+            led = SUIT[p.tcard[i]]
+            break
     m = legal
     while m:
         c = lowest_bit(m)
@@ -979,7 +1000,7 @@ cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
                     if ((PIPS >> t) & 1) and ((p.hand[seat] >> t) & 1):
                         continue    # the next higher remaining card is mine: same value
         out[n] = c
-        sc[n] = move_score(s, c, seat, cbi, ttmove)
+        sc[n] = move_score(s, c, seat, cbi, ttmove, led)
         n += 1
     # insertion sort, best score first
     for i in range(1, n):
@@ -1011,6 +1032,16 @@ cdef inline int melds_cached(Search* s, uint64_t m) noexcept nogil:
         s.mc_key[i] = m
         s.mc_val[i] = melds(m, s.g.multi, s.g.maxc)
     return s.mc_val[i]
+
+
+cdef int search_final_value(Search* s, const Pos* p) noexcept nogil:
+    """final_value of a finished (or projected) deal in the search: the same total,
+    the combinations through the search's cache (the horizon leaves' projected piles
+    repeat: the same leaf is reached through every order of its last trick)."""
+    cdef uint64_t piles[2]
+    final_piles(&s.g, p, piles)
+    return (side_total(&s.g, p, 1, melds_cached(s, piles[1]), pile_half(piles[1]))
+            - side_total(&s.g, p, 0, melds_cached(s, piles[0]), pile_half(piles[0])))
 
 
 cdef inline int matto_loser(const Search* s, const Pos* p) noexcept nogil:
@@ -1092,15 +1123,6 @@ cdef void _init_keep():
 _init_keep()
 
 
-cdef inline int holder_side(const Search* s, const Pos* p, int c) noexcept nogil:
-    """Side of the seat holding core card ``c`` (-1 if no hand holds it)."""
-    cdef int i
-    for i in range(s.g.n):
-        if (p.hand[i] >> c) & 1:
-            return s.g.side[i]
-    return -1
-
-
 cdef int static_eval(Search* s) noexcept nogil:
     """Estimated final value (side 1 total − side 0 total, half points) of a trick
     boundary, on the exact objective's scale.
@@ -1130,42 +1152,33 @@ cdef int static_eval(Search* s) noexcept nogil:
     cdef Pos* p = &s.p
     cdef Pos q
     cdef uint64_t allh = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
-    cdef uint64_t sure[2], su, m, newp[2], left_cards
+    cdef uint64_t sure[2], su, m, newp[2], left_cards, sideh[2]
     cdef int k, i, j, c, sd, top_side, bo, lo_b, hi_b, lim, ln, nrun, hs
     cdef int S[2], w[2], t[2], last, v, quota
     cdef uint64_t keep, cand
     cdef double T[2], C
     k = popcount64(p.hand[p.leader])
     if k == 0:
-        return final_value(&s.g, p)
+        return search_final_value(s, p)
     if k == 1:
         q = p[0]
         for i in range(s.g.n):
             pos_play(&s.g, &q, lowest_bit(q.hand[(q.leader + q.trick_n) % s.g.n]))
-        return final_value(&s.g, &q)
+        return search_final_value(s, &q)
     sure[0] = sure[1] = 0
     S[0] = S[1] = 0
     w[0] = w[1] = 1
+    # each side's cards in hand
+    sideh[0] = sideh[1] = 0
+    for i in range(s.g.n):
+        sideh[s.g.side[i]] |= p.hand[i]
     # trumps: the top run, from the Angelo down, the Moors as one group
     su = allh & TRUMPS
     top_side = -1
-    c = 60
-    while c >= 40 and su:
-        if 41 <= c <= 44:
-            m = su & MOORS
-            c = 40
-        else:
-            m = su & (<uint64_t>1 << c)
-            c -= 1
-        if not m:
-            continue
-        hs = -1
-        for i in range(s.g.n):
-            if p.hand[i] & m:
-                if hs < 0:
-                    hs = s.g.side[i]
-                elif hs != s.g.side[i]:
-                    hs = 2
+    while su:
+        c = highest_bit(su)
+        m = (su & MOORS) if 41 <= c <= 44 else (<uint64_t>1 << c)
+        hs = 2 if (m & sideh[0]) and (m & sideh[1]) else (1 if m & sideh[1] else 0)
         if top_side < 0:
             top_side = hs
         if hs != top_side or hs == 2:
@@ -1178,7 +1191,7 @@ cdef int static_eval(Search* s) noexcept nogil:
         su = allh & SUITMASK[j]
         if not su:
             continue
-        hs = holder_side(s, p, highest_bit(su))
+        hs = 1 if (sideh[1] >> highest_bit(su)) & 1 else 0
         lim = 99
         for i in range(s.g.n):
             if s.g.side[i] != hs and (p.hand[i] & TRUMPS):
@@ -1188,7 +1201,7 @@ cdef int static_eval(Search* s) noexcept nogil:
         nrun = 0
         while su and nrun < lim:
             c = highest_bit(su)
-            if holder_side(s, p, c) != hs:
+            if not (sideh[hs] >> c) & 1:
                 break
             sure[hs] |= <uint64_t>1 << c
             nrun += 1
@@ -1265,7 +1278,7 @@ cdef int static_eval(Search* s) noexcept nogil:
     for sd in range(2):
         q.won[sd] += t[sd]
     q.last_side = last
-    v = final_value(&s.g, &q)
+    v = search_final_value(s, &q)
     # clamp into the leaf's sure-point interval (valid bounds of the exact value)
     bo = matto_loser(s, p)
     left_cards = allh | s.g.discard | s.g.stock
@@ -1298,12 +1311,12 @@ cdef int search(Search* s, int beta) noexcept nogil:
         return 0
     if p.trick_n == 0:
         if (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) == 0:
-            return final_value(&s.g, p)
+            return search_final_value(s, p)
         if popcount64(p.hand[p.leader]) == 1:   # last trick: no choice left
             saved = p[0]
             for i in range(s.g.n):
                 pos_play(&s.g, p, lowest_bit(p.hand[(p.leader + p.trick_n) % s.g.n]))
-            v = final_value(&s.g, p)
+            v = search_final_value(s, p)
             p[0] = saved
             return v
         if popcount64(p.hand[p.leader]) == s.stop_left:     # horizon reached
