@@ -194,8 +194,8 @@ cdef struct Saved:
 
 
 cdef struct TrickSaved:
-    # the deal's state before a trick was resolved (finish_trick changes it once a
-    # trick; saving it per card cost a third of play_card)
+    # the deal's state before a trick was resolved: finish_trick changes it once a
+    # trick, so it is saved there rather than with every card (benchmarks/RESULTS.md)
     int leader
     int att_pts
     int att_bouts
@@ -337,6 +337,9 @@ cdef void finish_trick(Pos* p) noexcept nogil:
     cdef int last = p.trick_no == p.total_tricks - 1
     cdef int i, c, exi = -1, tp = 0, tb = 0, has_petit = 0
     cdef int exseat, es, att_gain = 0, att_bgain = 0
+    if ATOUT_CHECKED:
+        tarot_invariant(0 <= wi < n and p.trick_no < MAXTRICKS,
+                        "finish_trick: trick winner or number out of range")
     cdef TrickSaved* ts = &p.tsaved[p.trick_no]
     ts.leader = p.leader
     ts.att_pts = p.att_pts
