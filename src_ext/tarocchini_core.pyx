@@ -886,12 +886,17 @@ cdef inline uint64_t make_key(const Search* s, uint64_t* hk) noexcept nogil:
     return rel1 | ((<uint64_t>popcount64(p.pile[1] & MOORS)) << 41)
 
 
-cdef inline TTEntry* tt_slot(Search* s, uint64_t* hk, int info, uint64_t rel1,
-                             int probe) noexcept nogil:
-    """The entry for this key (probe: NULL if absent; store: the slot to use; buckets
-    of two, same key reused, else an older generation, else the smaller subtree)."""
-    cdef uint64_t h = mix64(hk[0] ^ mix64(hk[1] ^ mix64(hk[2] ^ mix64(hk[3] ^ mix64(
+cdef inline uint64_t tt_hash(uint64_t* hk, int info, uint64_t rel1) noexcept nogil:
+    # the table index's hash of a key (computed once a node, for the probe and the store)
+    return mix64(hk[0] ^ mix64(hk[1] ^ mix64(hk[2] ^ mix64(hk[3] ^ mix64(
         hk[4] ^ mix64(hk[5] ^ mix64(rel1 ^ (<uint64_t>info << 56))))))))
+
+
+cdef inline TTEntry* tt_slot(Search* s, uint64_t h, uint64_t* hk, int info, uint64_t rel1,
+                             int probe) noexcept nogil:
+    """The entry for this key of hash ``h`` (probe: NULL if absent; store: the slot
+    to use; buckets of two, same key reused, else an older generation, else the
+    smaller subtree)."""
     cdef uint64_t i = (h >> (64 - s.tt_bits)) & ~(<uint64_t>1)
     cdef TTEntry* a = &s.tt[i]
     cdef TTEntry* b = &s.tt[i + 1]
@@ -1300,7 +1305,7 @@ cdef int search(Search* s, int beta) noexcept nogil:
     cdef int bm = 255, left, bo, use_tt = 0
     cdef uint64_t rest
     cdef uint64_t hk[6]
-    cdef uint64_t rel1 = 0
+    cdef uint64_t rel1 = 0, th = 0
     cdef TTEntry* e
     s.nodes += 1
     if s.budget and s.nodes > s.budget:
@@ -1328,7 +1333,8 @@ cdef int search(Search* s, int beta) noexcept nogil:
             rel1 = make_key(s, hk)
             info = p.leader | (key_flags(p) << 2)
             s.tt_probes += 1
-            e = tt_slot(s, hk, info, rel1, 1)
+            th = tt_hash(hk, info, rel1)
+            e = tt_slot(s, th, hk, info, rel1, 1)
         else:
             e = NULL
         if e != NULL:
@@ -1374,7 +1380,7 @@ cdef int search(Search* s, int beta) noexcept nogil:
                     break
     if p.trick_n == 0 and use_tt:
         left = popcount64(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
-        e = tt_slot(s, hk, info, rel1, 0)
+        e = tt_slot(s, th, hk, info, rel1, 0)
         s.tt_stores += 1
         if not (e.gen == s.gen and e.info == info and e.rel1 == rel1 and e.h[0] == hk[0]
                 and e.h[1] == hk[1] and e.h[2] == hk[2] and e.h[3] == hk[3]
