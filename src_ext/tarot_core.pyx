@@ -193,17 +193,17 @@ cdef struct Saved:
     int wc
 
 
-cdef struct TrickSaved:
-    # the deal's state before a trick was resolved: finish_trick changes it once a
-    # trick, so it is saved there rather than with every card (benchmarks/RESULTS.md)
+cdef struct Tally:
+    # what finish_trick changes, once a trick: the next leader and the sides' piles so
+    # far. Pos keeps it in one struct so the trick's undo is one copy (p.tsaved)
     int leader
-    int att_pts
+    int att_pts        # doubled points of the attack's pile so far (dog/ecart included)
     int att_bouts
     int att_tricks
     int def_tricks
-    int petit_trick
-    int pb
-    int exc6
+    int petit_trick    # trick number in which T1 was played, -1 if not yet
+    int pb             # petit au bout after the last trick: +1 attack, -1 defence, 0
+    int exc6           # 1 if the last trick was won by the Excuse (TAROT-EXC-6)
 
 
 cdef struct Pos:
@@ -211,7 +211,7 @@ cdef struct Pos:
     int total_tricks
     int ply            # cards played since the core position was set up (+ trick prefix)
     int start_ply
-    int leader
+    Tally tally        # leader and piles (finish_trick)
     int cur            # seat to act
     int led            # first card of the trick other than EX (-1: none yet)
     int wt             # highest trump in the trick (-1: none)
@@ -224,19 +224,12 @@ cdef struct Pos:
     uint64_t side_live[2][2]  # the same per side (0 defence, 1 attack)
     int live_pts       # doubled points of the live cards
     int side[MAXP]     # 1 = attack, 0 = defence
-    int att_pts        # doubled points of the attack's pile so far (dog/ecart included)
-    int att_bouts
-    int att_tricks
-    int def_tricks
-    int petit_trick    # trick number in which T1 was played, -1 if not yet
-    int pb             # petit au bout after the last trick: +1 attack, -1 defence, 0
-    int exc6           # 1 if the last trick was won by the Excuse (TAROT-EXC-6)
     int excuse_rule    # 0 = changes_side (TAROT-EXC-5), 1 = to_trick_winner
     int restrict_first # TAROT-CALL-6 active for the opening lead
     uint64_t forbid[2] # cards the opening lead may not be
     int played[MAXPLY]
     Saved saved[MAXPLY]
-    TrickSaved tsaved[MAXTRICKS]
+    Tally tsaved[MAXTRICKS]  # tally before each trick was resolved
     # objective (TAROT-SCORE-1 / TAROT-VAR-2)
     int base
     int mult
@@ -332,7 +325,8 @@ cdef void finish_trick(Pos* p) noexcept nogil:
     cdef int base = p.ply - n
     cdef int* cards = &p.played[base]
     cdef int wi = p.wi
-    cdef int wseat = (p.leader + wi) % n
+    cdef Tally* t = &p.tally
+    cdef int wseat = (t.leader + wi) % n
     cdef int wside = p.side[wseat]
     cdef int last = p.trick_no == p.total_tricks - 1
     cdef int i, c, exi = -1, tp = 0, tb = 0, has_petit = 0
@@ -340,15 +334,7 @@ cdef void finish_trick(Pos* p) noexcept nogil:
     if ATOUT_CHECKED:
         tarot_invariant(0 <= wi < n and p.trick_no < MAXTRICKS,
                         "finish_trick: trick winner or number out of range")
-    cdef TrickSaved* ts = &p.tsaved[p.trick_no]
-    ts.leader = p.leader
-    ts.att_pts = p.att_pts
-    ts.att_bouts = p.att_bouts
-    ts.att_tricks = p.att_tricks
-    ts.def_tricks = p.def_tricks
-    ts.petit_trick = p.petit_trick
-    ts.pb = p.pb
-    ts.exc6 = p.exc6
+    p.tsaved[p.trick_no] = p.tally
     for i in range(n):
         c = cards[i]
         tp += PTS[c]
@@ -357,21 +343,21 @@ cdef void finish_trick(Pos* p) noexcept nogil:
             exi = i
         elif c == PETIT:
             has_petit = 1
-    p.exc6 = 0
+    t.exc6 = 0
     if exi >= 0 and last:
-        exseat = (p.leader + exi) % n
+        exseat = (t.leader + exi) % n
         es = p.side[exseat]
-        if (es == 1 and p.def_tricks == 0) or (es == 0 and p.att_tricks == 0):
+        if (es == 1 and t.def_tricks == 0) or (es == 0 and t.att_tricks == 0):
             # TAROT-EXC-6: EX wins the last trick for a side that won every trick
-            p.exc6 = 1
+            t.exc6 = 1
             wseat = exseat
             wside = es
-    if exi < 0 or p.exc6:
+    if exi < 0 or t.exc6:
         if wside:
             att_gain = tp
             att_bgain = tb
     else:
-        exseat = (p.leader + exi) % n
+        exseat = (t.leader + exi) % n
         es = p.side[exseat]
         if not last:
             if es == wside:
@@ -399,19 +385,19 @@ cdef void finish_trick(Pos* p) noexcept nogil:
             if wside:
                 att_gain = tp
                 att_bgain = tb
-    p.att_pts += att_gain
-    p.att_bouts += att_bgain
+    t.att_pts += att_gain
+    t.att_bouts += att_bgain
     if wside:
-        p.att_tricks += 1
+        t.att_tricks += 1
     else:
-        p.def_tricks += 1
+        t.def_tricks += 1
     if has_petit:
-        p.petit_trick = p.trick_no
+        t.petit_trick = p.trick_no
     if last:
-        p.pb = 0
-        if p.petit_trick == p.trick_no or (p.exc6 and p.petit_trick == p.trick_no - 1):
-            p.pb = 1 if wside else -1            # TAROT-SCORE-3
-    p.leader = wseat
+        t.pb = 0
+        if t.petit_trick == p.trick_no or (t.exc6 and t.petit_trick == p.trick_no - 1):
+            t.pb = 1 if wside else -1            # TAROT-SCORE-3
+    t.leader = wseat
     p.cur = wseat
     p.led = -1
     p.wt = -1
@@ -470,20 +456,11 @@ cdef inline void undo_card(Pos* p) noexcept nogil:
         tarot_invariant(p.ply > p.start_ply, "undo_card: nothing to undo")
     p.ply -= 1
     cdef Saved* sv = &p.saved[p.ply]
-    cdef TrickSaved* ts
     cdef int c = p.played[p.ply]
     if p.ntrick == 0:
         # the card completed a trick: put back the state finish_trick changed
         p.trick_no -= 1
-        ts = &p.tsaved[p.trick_no]
-        p.leader = ts.leader
-        p.att_pts = ts.att_pts
-        p.att_bouts = ts.att_bouts
-        p.att_tricks = ts.att_tricks
-        p.def_tricks = ts.def_tricks
-        p.petit_trick = ts.petit_trick
-        p.pb = ts.pb
-        p.exc6 = ts.exc6
+        p.tally = p.tsaved[p.trick_no]
         p.ntrick = p.n - 1
     else:
         p.ntrick -= 1
@@ -520,17 +497,18 @@ cdef inline int f_points(Pos* p, int pts, int bouts) noexcept nogil:
 cdef inline int chelem_term(Pos* p) noexcept nogil:
     # TAROT-SCORE-5, at the end of the deal
     if p.chelem_announced:
-        return 400 if p.def_tricks == 0 else -200
-    if p.def_tricks == 0:
+        return 400 if p.tally.def_tricks == 0 else -200
+    if p.tally.def_tricks == 0:
         return 200
-    if p.att_tricks == 0:
+    if p.tally.att_tricks == 0:
         return -200
     return 0
 
 
 cdef inline int final_value(Pos* p) noexcept nogil:
     """Per-defender amount T of TAROT-SCORE-1 (unrounded) once the deal is over."""
-    return f_points(p, p.att_pts, p.att_bouts) + p.pb * 10 * p.pb_mult + chelem_term(p)
+    cdef Tally* t = &p.tally
+    return f_points(p, t.att_pts, t.att_bouts) + t.pb * 10 * p.pb_mult + chelem_term(p)
 
 
 cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
@@ -561,8 +539,8 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     cdef int pbpos = 0
     cdef int cmax, cmin
     cdef int att_sure = 0, def_sure = 0     # side surely wins a trick
-    cdef int hi_p = p.att_pts + lp, hi_b = p.att_bouts + lb
-    cdef int lo_p = p.att_pts, lo_b = p.att_bouts
+    cdef int hi_p = p.tally.att_pts + lp, hi_b = p.tally.att_bouts + lb
+    cdef int lo_p = p.tally.att_pts, lo_b = p.tally.att_bouts
     trumps = l0 & TRUMPS
     if p.ntrick == 0 and trumps:
         top = <uint64_t>1 << highest_bit(trumps)
@@ -576,15 +554,15 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
             if top == (<uint64_t>1 << MONDE):
                 lo_p += 9
                 lo_b += 1
-    if (l0 & 1) or ((l0 & EXBIT) and p.petit_trick == p.trick_no - 1
+    if (l0 & 1) or ((l0 & EXBIT) and p.tally.petit_trick == p.trick_no - 1
                     and p.trick_no == p.total_tricks - 1):
         pbpos = 1
     if p.chelem_announced:
-        cmax = 400 if (p.def_tricks == 0 and not def_sure) else -200
+        cmax = 400 if (p.tally.def_tricks == 0 and not def_sure) else -200
         cmin = -200
     else:
-        cmax = 200 if (p.def_tricks == 0 and not def_sure) else 0
-        cmin = -200 if (p.att_tricks == 0 and not att_sure) else 0
+        cmax = 200 if (p.tally.def_tricks == 0 and not def_sure) else 0
+        cmin = -200 if (p.tally.att_tricks == 0 and not att_sure) else 0
     hi[0] = f_points(p, hi_p, hi_b) + pbpos * 10 * p.pb_mult + cmax
     lo[0] = f_points(p, lo_p, lo_b) - pbpos * 10 * p.pb_mult + cmin
 
@@ -642,7 +620,7 @@ cdef int static_eval(Pos* p) noexcept nogil:
     game."""
     cdef int n = p.n
     cdef int i, s, k, lead_side, sure = -1, won_all, hs, own, opp, safe, pbs = 0
-    cdef int est_p = p.att_pts, est_b = p.att_bouts, chel = 0, rp, A = 0, D = 0
+    cdef int est_p = p.tally.att_pts, est_b = p.tally.att_bouts, chel = 0, rp, A = 0, D = 0
     cdef int lo, hi, v, ex_other, nt, nv
     cdef uint64_t a0 = 0, a1 = 0, d0 = 0, d1 = 0, l0, l1, at, dt, lh0, others, sm, h0
     cdef uint64_t hs_tr, op_tr, lsuits
@@ -659,10 +637,10 @@ cdef int static_eval(Pos* p) noexcept nogil:
     l1 = a1 | d1
     at = a0 & TRUMPS
     dt = d0 & TRUMPS
-    lead_side = p.side[p.leader]
-    won_all = (p.def_tricks == 0) if lead_side else (p.att_tricks == 0)
-    lh0 = p.hand[p.leader][0]
-    if won_all and p.hand[p.leader][1] == 0 and (lh0 & TRUMPS):
+    lead_side = p.side[p.tally.leader]
+    won_all = (p.tally.def_tricks == 0) if lead_side else (p.tally.att_tricks == 0)
+    lh0 = p.hand[p.tally.leader][0]
+    if won_all and p.hand[p.tally.leader][1] == 0 and (lh0 & TRUMPS):
         others = l0 & TRUMPS & ~lh0
         if others == 0 or highest_bit(others) < lowest_bit(lh0 & TRUMPS):
             sure = lead_side
@@ -734,7 +712,7 @@ cdef int static_eval(Pos* p) noexcept nogil:
         else:
             est_p += rp // 2
         if p.chelem_announced:
-            chel = 100 if (p.def_tricks == 0 and dt == 0) else -200
+            chel = 100 if (p.tally.def_tricks == 0 and dt == 0) else -200
     if est_b > 3:
         est_b = 3
     v = f_points(p, est_p, est_b) + pbs * 10 * p.pb_mult + chel
@@ -948,13 +926,13 @@ cdef class TarotCore:
         memset(&self.p, 0, sizeof(Pos))
         self.p.n = n
         self.p.total_tricks = total_tricks
-        self.p.leader = leader
+        self.p.tally.leader = leader
         self.p.trick_no = trick_no
-        self.p.att_pts = att_pts
-        self.p.att_bouts = att_bouts
-        self.p.att_tricks = att_tricks
-        self.p.def_tricks = def_tricks
-        self.p.petit_trick = petit_trick
+        self.p.tally.att_pts = att_pts
+        self.p.tally.att_bouts = att_bouts
+        self.p.tally.att_tricks = att_tricks
+        self.p.tally.def_tricks = def_tricks
+        self.p.tally.petit_trick = petit_trick
         self.p.excuse_rule = excuse_rule
         self.p.base = base
         self.p.mult = mult
@@ -1047,7 +1025,7 @@ cdef class TarotCore:
 
     @property
     def leader(self):
-        return self.p.leader
+        return self.p.tally.leader
 
     @property
     def trick(self):
@@ -1095,13 +1073,13 @@ cdef class TarotCore:
     def counts(self):
         """Captured-history summary: doubled attack points, attack bouts, tricks won
         by each side, petit-au-bout term, EXC-6 flag."""
-        return dict(att_pts=self.p.att_pts, att_bouts=self.p.att_bouts,
-                    att_tricks=self.p.att_tricks, def_tricks=self.p.def_tricks,
-                    pb=self.p.pb, exc6=self.p.exc6, petit_trick=self.p.petit_trick)
+        cdef Tally* t = &self.p.tally
+        return dict(att_pts=t.att_pts, att_bouts=t.att_bouts, att_tricks=t.att_tricks,
+                    def_tricks=t.def_tricks, pb=t.pb, exc6=t.exc6, petit_trick=t.petit_trick)
 
     def last_trick_winner(self):
         """Seat that won the last completed trick (the current leader)."""
-        return self.p.leader
+        return self.p.tally.leader
 
     def final_value(self):
         """Per-defender amount T (TAROT-SCORE-1) of a finished deal."""
@@ -1316,11 +1294,12 @@ cdef class TarotCore:
         cdef Pos* p = &self.p
         cdef uint64_t l0 = 0, l1 = 0, h
         cdef int i
-        cdef int flags = p.att_bouts | ((p.att_tricks > 0) << 2) | ((p.def_tricks > 0) << 3) \
-            | ((p.petit_trick == p.trick_no - 1) << 4)
+        cdef Tally* t = &p.tally
+        cdef int flags = t.att_bouts | ((t.att_tricks > 0) << 2) | ((t.def_tricks > 0) << 3) \
+            | ((t.petit_trick == p.trick_no - 1) << 4)
         l0 = p.live[0]
         l1 = p.live[1]
-        h = ZLEAD[p.leader] ^ ZMISC[flags]
+        h = ZLEAD[p.tally.leader] ^ ZMISC[flags]
         # bouts and honours mixed in one after the other: shifted into one word, the
         # King and Queen of the first suit fell on the bits of EX and T21, so positions
         # trading one for the other shared a key (wrong values, found by a bid analysis)
@@ -1370,7 +1349,7 @@ cdef class TarotCore:
             else:
                 live1 |= <uint64_t>1 << (c - 22)
         if p.wi >= 0:
-            wside = p.side[(p.leader + p.wi) % p.n]
+            wside = p.side[(p.tally.leader + p.wi) % p.n]
         cdef uint64_t mm[2]
         mm[0] = m[0]
         mm[1] = m[1]
@@ -1467,9 +1446,9 @@ cdef class TarotCore:
                 for i in range(2):
                     if e[i].gen == self.tt_gen and e[i].key == key:
                         self.tt_hits += 1
-                        if e[i].lb >= x and e[i].lb_p <= p.att_pts:
+                        if e[i].lb >= x and e[i].lb_p <= p.tally.att_pts:
                             return e[i].lb
-                        if e[i].ub < x and e[i].ub_p >= p.att_pts:
+                        if e[i].ub < x and e[i].ub_p >= p.tally.att_pts:
                             return e[i].ub
                         ttbest = e[i].best
                         break
@@ -1539,7 +1518,7 @@ cdef class TarotCore:
             s.gen = self.tt_gen
             s.depth = depth
             s.best = NOMOVE
-        cdef int p0 = self.p.att_pts
+        cdef int p0 = self.p.tally.att_pts
         if v >= x:
             # keep the old lower bound only if it dominates (higher, at fewer points)
             if not (s.lb >= v and s.lb_p <= p0):
@@ -1615,7 +1594,7 @@ def random_deal_playouts(int n, long count, uint64_t seed, int mult=2, bint dog_
                 deck[j] = t
             p.n = n
             p.total_tricks = hs
-            p.petit_trick = -1
+            p.tally.petit_trick = -1
             p.base = 25
             p.mult = mult
             p.pb_mult = mult
@@ -1640,10 +1619,10 @@ def random_deal_playouts(int n, long count, uint64_t seed, int mult=2, bint dog_
             p.live_pts = mask_points(p.live[0], p.live[1])
             if dog_to_attack:
                 for i in range(n * hs, 78):
-                    p.att_pts += PTS[deck[i]]
-                    p.att_bouts += IS_BOUT[deck[i]]
-            p.leader = 1 % n
-            p.cur = p.leader
+                    p.tally.att_pts += PTS[deck[i]]
+                    p.tally.att_bouts += IS_BOUT[deck[i]]
+            p.tally.leader = 1 % n
+            p.cur = p.tally.leader
             p.led = -1
             p.wt = -1
             p.wi = -1
