@@ -7,9 +7,12 @@ pimc(W), pimc(W) with simulated bidding vs pimc(W) with heuristic bidding
 (``auction-uniform``; ``auction-heuristic`` plays it against the heuristic player, to
 pair with ``pimc-heuristic`` where pimc against pimc is too slow).
 
-Usage: python benchmarks/strength.py [--deals N] [--worlds W] [--jobs J]
+Usage: python benchmarks/strength.py [--deals N] [--worlds W] [--jobs J | --ray ADDRESS]
                                      [--games coinche tarot4 ...] [--pairs ...] [--no-append]
                                      [--checkpoint-dir DIR [--report-only]]
+
+``--ray ADDRESS`` plays the deals on a Ray cluster (``atout match --ray``) instead of
+``--jobs`` local processes; the results are the same.
 
 With --checkpoint-dir the 1,000-deal pimc(100) tables can be built over several runs:
 each match's finished deals are kept there and skipped when the command runs again.
@@ -60,6 +63,9 @@ def main() -> None:
     ap.add_argument("--worlds", type=int, default=100)
     ap.add_argument("--bid-samples", type=int, default=24)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--ray", default=None, metavar="ADDRESS",
+                    help="play the deals on the Ray cluster at ADDRESS (auto, local, "
+                         "HOST:PORT, ray://HOST:PORT) instead of --jobs processes")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--games", nargs="*", default=list(GAMES))
     ap.add_argument("--pairs", nargs="*", default=None)
@@ -95,7 +101,8 @@ def main() -> None:
                     continue
                 s = summarize(cfg, [done[i] for i in sorted(done)])
             else:
-                s = run_match(cfg, jobs=args.jobs, checkpoint=ck)
+                s = run_match(cfg, jobs=1 if args.ray else args.jobs, checkpoint=ck,
+                              ray=args.ray)
             row = {"game": label, "A": a, "B": b, "deals": s["deals"],
                    "A-B per deal": s["mean_diff"], "ci95_lo": s["ci95"][0],
                    "ci95_hi": s["ci95"][1],

@@ -98,11 +98,17 @@ def play(game, seed, dealer, players, variant, option, as_json):
 @click.option("--checkpoint", default=None, metavar="FILE",
               help="Append each finished deal to FILE; the same command run again "
                    "skips them (a long match over several runs).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Play the deals on a Ray cluster instead of local jobs: 'auto' (the "
+                   "cluster this machine is a node of), HOST:PORT, 'ray://HOST:PORT' or "
+                   "'local' (one started here). Needs pip install 'atout[ray]', and atout "
+                   "on every node; the results are the same.")
 def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out,
-          checkpoint):
+          checkpoint, ray_address):
     """Duplicate match of agent A against agent B on identical deals of GAME."""
-    from .match import MatchConfig, format_summary, run_match, write_json
+    from .match import MatchConfig, check_backend, format_summary, run_match, write_json
 
+    check_backend(jobs, ray_address)
     opts = game_options(players, variant, option)
     get_game(game).new_state(options=opts, seed=0)  # validate options before starting
     if out:
@@ -111,8 +117,12 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
     if checkpoint:
         from .match import load_checkpoint
         load_checkpoint(cfg, checkpoint)  # a wrong file is an error before any play
+    if ray_address is not None:
+        from .match import connect_ray
+        connect_ray(ray_address)  # an unreachable cluster is an error before the bar
     with click.progressbar(length=deals, label="deals", file=sys.stderr) as bar:
-        summary = run_match(cfg, jobs=jobs, progress=bar.update, checkpoint=checkpoint)
+        summary = run_match(cfg, jobs=jobs, progress=bar.update, checkpoint=checkpoint,
+                            ray=ray_address)
     click.echo(format_summary(summary))
     if out:
         write_json(summary, out)

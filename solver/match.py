@@ -4,14 +4,17 @@ Partnership games (Belote, Coinche, Ottocento): each deal is played twice, A as 
 {0,2} then as team {1,3}; the deal's result is A's mean margin over B. Individual games
 (Tarot, Terziglio): A takes each seat in turn against B in the others, compared with B
 in that same seat (the all-B table); the deal's result is the mean of those differences.
-Every deal is reproducible from (seed, deal index); jobs only change the speed.
+Every deal is reproducible from (seed, deal index); where the deals are played (in
+this process, in ``jobs`` local processes or on a Ray cluster) only changes the speed.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
 import multiprocessing
+import socket
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
@@ -133,12 +136,15 @@ def load_checkpoint(cfg: MatchConfig, path: str) -> dict[int, dict[str, Any]]:
 
 def run_match(cfg: MatchConfig, jobs: int = 1,
               progress: Callable[[int], None] | None = None,
-              checkpoint: str | None = None) -> dict[str, Any]:
+              checkpoint: str | None = None, ray: str | None = None) -> dict[str, Any]:
     """Play the match; returns the summary (and every deal) as a JSON-ready dict.
 
     ``checkpoint``: a file where each finished deal is appended; running the same match
-    again with it skips those deals (long matches over several sessions). Results do not
-    depend on ``jobs`` or on the interruptions: each deal is seeded by its index."""
+    again with it skips those deals (long matches over several sessions). ``ray``: the
+    address of a Ray cluster to play the deals on (see ``_play_on_ray``) instead of
+    ``jobs`` local processes. Results do not depend on ``jobs``, ``ray`` or the
+    interruptions: each deal is seeded by its index."""
+    check_backend(jobs, ray)
     make_agent(cfg.spec_a)  # fail fast on a bad spec
     make_agent(cfg.spec_b)
     done = load_checkpoint(cfg, checkpoint) if checkpoint else {}
@@ -154,7 +160,9 @@ def run_match(cfg: MatchConfig, jobs: int = 1,
         if progress:
             progress(1)
 
-    if jobs > 1 and tasks:
+    if ray is not None and tasks:
+        _play_on_ray(ray, tasks, finished)
+    elif jobs > 1 and tasks:
         # one deal per task, recorded as soon as it is done (in any order): a deal takes
         # seconds, and larger chunks held finished deals back from the checkpoint until
         # their whole chunk (and every earlier one) was done, so an interrupted long match
@@ -166,6 +174,71 @@ def run_match(cfg: MatchConfig, jobs: int = 1,
         for t in tasks:
             finished(*_job(t))
     return summarize(cfg, [done[i] for i in range(cfg.deals)])
+
+
+def _ray_module():
+    try:
+        import ray
+    except ImportError:
+        raise OptionError("playing on a Ray cluster needs the ray package: "
+                          "pip install 'atout[ray]'") from None
+    return ray
+
+
+def check_backend(jobs: int, ray: str | None) -> None:
+    """Where the deals are played: ``jobs`` local processes or the Ray cluster at
+    ``ray`` (an error, before any play, when both are asked or ray is missing)."""
+    if ray is None:
+        return
+    if jobs > 1:
+        raise OptionError("use either local jobs or a Ray cluster, not both")
+    if not ray:
+        raise OptionError("the Ray cluster's address is empty (use 'auto', 'local', "
+                          "HOST:PORT or 'ray://HOST:PORT')")
+    _ray_module()
+
+
+def connect_ray(address: str) -> bool:
+    """Join the Ray cluster at ``address`` unless this process already has: ``auto``
+    (the cluster this machine is a node of), ``local`` (start one here), ``HOST:PORT``
+    or ``ray://HOST:PORT`` (a client). True if this call connected. A cluster that
+    cannot be reached is a clear error (Ray itself would retry for minutes)."""
+    ray = _ray_module()
+    if ray.is_initialized():
+        return False
+    if address not in ("auto", "local"):
+        host, _, port = address.removeprefix("ray://").rpartition(":")
+        if not host or not port.isdigit():
+            raise OptionError(f"bad Ray cluster address {address!r} (use 'auto', "
+                              "'local', HOST:PORT or 'ray://HOST:PORT')")
+        try:
+            socket.create_connection((host, int(port)), timeout=5).close()
+        except OSError as e:
+            raise OptionError(f"cannot reach the Ray cluster at {address!r}: {e}") from None
+    try:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                 logging_level=logging.ERROR)
+    except (ConnectionError, ValueError, RuntimeError) as e:
+        raise OptionError(f"cannot use the Ray cluster at {address!r}: {e}") from None
+    return True
+
+
+def _play_on_ray(address: str, tasks: list, finished: Callable[[int, dict], None]) -> None:
+    """Play ``tasks`` (one deal each, one CPU each) on the Ray cluster at ``address``
+    (DESIGN "Scale"; ``connect_ray``). Every node must have the same version of atout
+    installed (the deals are played by its ``_job``). Deals are recorded as they
+    finish, in any order, like local jobs."""
+    ray = _ray_module()
+    started = connect_ray(address)
+    try:
+        job = ray.remote(num_cpus=1)(_job)
+        pending = [job.remote(t) for t in tasks]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            finished(*ray.get(ready[0]))
+    finally:
+        if started:
+            ray.shutdown()
 
 
 def summarize(cfg: MatchConfig, results: list[dict[str, Any]]) -> dict[str, Any]:

@@ -162,3 +162,51 @@ def test_cli_evaluate_unwritable_plot_is_refused_before_work(tmp_path, capsys):
     assert e.value.code == 2
     captured = capsys.readouterr()
     assert captured.err.strip().startswith("atout: error: --plot") and captured.out == ""
+
+
+# --- playing the deals on a Ray cluster (DESIGN "Scale") -----------------------------
+
+def test_ray_backend_without_ray_is_a_clear_error(monkeypatch, capsys):
+    import sys
+
+    from solver.cli import main
+    monkeypatch.setitem(sys.modules, "ray", None)   # import ray fails
+    cfg = MatchConfig("belote", "heuristic", "random", 1, seed=1)
+    with pytest.raises(OptionError, match=r"pip install 'atout\[ray\]'"):
+        run_match(cfg, ray="local")
+    with pytest.raises(SystemExit) as e:
+        main(["match", "belote", "--a", "heuristic", "--b", "random", "--ray", "auto"])
+    assert e.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("atout: error: playing on a Ray cluster") and "\n" not in err
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"jobs": 2, "ray": "local"}, "not both"),
+    ({"ray": ""}, "address is empty"),
+    ({"ray": "no-port"}, "bad Ray cluster address"),
+    ({"ray": "127.0.0.1:9"}, "cannot reach the Ray cluster"),       # nothing listens
+    ({"ray": "ray://127.0.0.1:9"}, "cannot reach the Ray cluster"),
+])
+def test_ray_backend_bad_requests_are_clear_errors(kwargs, message):
+    if kwargs.get("ray"):
+        pytest.importorskip("ray")
+    cfg = MatchConfig("belote", "heuristic", "random", 1, seed=1)
+    with pytest.raises(OptionError, match=message):
+        run_match(cfg, **kwargs)
+
+
+def test_match_on_ray_equals_local_play(tmp_path):
+    # a cluster started for the run: the same deals, the same results, each deal
+    # recorded once in the checkpoint, and a checkpoint's deals are not replayed
+    pytest.importorskip("ray")
+    tarot = MatchConfig("tarot", "heuristic", "random", 4, seed=3, options={"players": 3})
+    ck = tmp_path / "m.jsonl"
+    run_match(MatchConfig("tarot", "heuristic", "random", 1, seed=3,
+                          options={"players": 3}), checkpoint=str(ck))
+    on_ray = run_match(tarot, ray="local", checkpoint=str(ck))
+    assert on_ray["results"] == run_match(tarot)["results"]
+    rows = [json.loads(ln) for ln in ck.read_text().splitlines()[1:]]
+    assert sorted(r["index"] for r in rows) == [0, 1, 2, 3]
+    coinche = MatchConfig("coinche", "heuristic", "random", 2, seed=5)
+    assert run_match(coinche, ray="local")["results"] == run_match(coinche)["results"]
