@@ -14,6 +14,7 @@ import json
 import logging
 import math
 import multiprocessing
+import os
 import socket
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -107,8 +108,6 @@ def load_checkpoint(cfg: MatchConfig, path: str) -> dict[int, dict[str, Any]]:
     """Finished deals of an earlier run of the same match, whatever its number of deals
     (``path``: JSON lines, the first the config); an empty dict when the file does not
     exist yet (it is then created)."""
-    import os
-
     if not os.path.exists(path):
         with open(path, "w", encoding="utf-8") as f:
             f.write(json.dumps({"config": asdict(cfg)}) + "\n")
@@ -215,11 +214,18 @@ def connect_ray(address: str) -> bool:
             socket.create_connection((host, int(port)), timeout=5).close()
         except OSError as e:
             raise OptionError(f"cannot reach the Ray cluster at {address!r}: {e}") from None
+    # Ray puts the driver's working directory first on its workers' sys.path: a source
+    # checkout there (no compiled cores) would shadow the installed package. So the
+    # cluster is joined from the folder holding the package this process runs.
+    cwd = os.getcwd()
+    os.chdir(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     try:
         ray.init(address=address, include_dashboard=False, log_to_driver=False,
                  logging_level=logging.ERROR)
     except (ConnectionError, ValueError, RuntimeError) as e:
         raise OptionError(f"cannot use the Ray cluster at {address!r}: {e}") from None
+    finally:
+        os.chdir(cwd)
     return True
 
 
