@@ -109,6 +109,8 @@ def main() -> None:
                    "A wins (CI > 0)": s["ci95"][0] > 0,
                    "A taker made": s["contracts"]["a"]["made_rate"],
                    "B taker made": s["contracts"]["b"]["made_rate"],
+                   "A taker score": s["contracts"]["a"]["taker_score"],
+                   "B taker score": s["contracts"]["b"]["taker_score"],
                    "seconds": None if args.report_only else time.perf_counter() - t}
             rows.append(row)
             print(row, flush=True)

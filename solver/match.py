@@ -252,7 +252,7 @@ def summarize(cfg: MatchConfig, results: list[dict[str, Any]]) -> dict[str, Any]
     mean, lo, hi = mean_ci(diffs)
     k = len(results[0]["per_seat"]) if results else 0
     per_seat = [mean_ci([r["per_seat"][s] for r in results]) for s in range(k)]
-    made = {"a": [0, 0], "b": [0, 0]}
+    made = {"a": [0, 0, 0.0], "b": [0, 0, 0.0]}  # contracts taken, made, taker's points
     for r in results:
         for p in r["plays"]:
             if p["taker"] is None or p["made"] is None:
@@ -260,6 +260,7 @@ def summarize(cfg: MatchConfig, results: list[dict[str, Any]]) -> dict[str, Any]
             side = "a" if p["taker"] in p["a_seats"] else "b"
             made[side][0] += 1
             made[side][1] += int(bool(p["made"]))
+            made[side][2] += p["scores"][p["taker"]]
     return {
         "config": asdict(cfg),
         "deals": len(results),
@@ -267,8 +268,10 @@ def summarize(cfg: MatchConfig, results: list[dict[str, Any]]) -> dict[str, Any]
         "per_seat": [{"mean": m, "ci95": [a, b]} for m, a, b in per_seat],
         "per_seat_label": "team of A (as {0,2}, as {1,3})"
         if is_partnership(cfg.game, cfg.options) else "A's seat",
-        "contracts": {side: {"taken": t, "made": m, "made_rate": (m / t if t else None)}
-                      for side, (t, m) in made.items()},
+        # the contracts each agent took, and the taker's own deal score on them
+        "contracts": {side: {"taken": t, "made": m, "made_rate": (m / t if t else None),
+                             "taker_score": (pts / t if t else None)}
+                      for side, (t, m, pts) in made.items()},
         "results": results,
     }
 
@@ -286,7 +289,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         c = summary["contracts"][side]
         if c["taken"]:
             lines.append(f"  contracts taken by {side.upper()}: {c['taken']}, made "
-                         f"{100 * c['made_rate']:.1f}%")
+                         f"{100 * c['made_rate']:.1f}%, taker's mean score "
+                         f"{c['taker_score']:+.1f}")
     return "\n".join(lines)
 
 

@@ -56,6 +56,29 @@ def test_zero_sum_individual_game_tables():
             assert sum(p["scores"]) == 0
 
 
+def test_contracts_summary_counts_each_agents_takes():
+    # per agent: the contracts its seats took, how many were made, and the taker's
+    # own mean deal score on them (issue: bid analysis asks for the Tarot 4p taker's
+    # make rate and score by bidding method)
+    cfg = MatchConfig("belote", "heuristic", "random", 6, seed=2)   # both take some
+    summary = run_match(cfg)
+    expect = {"a": [0, 0, 0], "b": [0, 0, 0]}
+    for r in summary["results"]:
+        for p in r["plays"]:
+            if p["taker"] is not None:
+                side = "a" if p["taker"] in p["a_seats"] else "b"
+                expect[side][0] += 1
+                expect[side][1] += bool(p["made"])
+                expect[side][2] += p["scores"][p["taker"]]
+    assert expect["a"][0] > 0 and expect["b"][0] > 0
+    for side, (taken, made, pts) in expect.items():
+        c = summary["contracts"][side]
+        assert (c["taken"], c["made"]) == (taken, made)
+        assert c["made_rate"] == made / taken and c["taker_score"] == pts / taken
+    from solver.match import format_summary
+    assert f"taker's mean score {pts / taken:+.1f}" in format_summary(summary)
+
+
 def test_bad_agent_spec_is_a_clear_error():
     with pytest.raises(OptionError, match="unknown agent"):
         make_agent("nonsense")
