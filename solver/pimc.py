@@ -7,8 +7,9 @@ also bounds simulated bids);
 ``threads`` solves worlds in parallel (same decisions as one thread); ``prune``
 (default on) stops solving, after 20 worlds, the cards that are clearly worse than
 the best one (successive elimination, see ``_prune``).
-Objectives: ``mean`` (expected score of the seat's side) or ``make`` (how often the
-seat's side comes out ahead); in Belote and Coinche a world's value is the deal's
+Objectives: ``mean`` (expected score of the seat's side) or ``make`` (per world, 1 if
+the seat's side comes out ahead with the card, value > 0, plus 1 if the card is that
+world's best; the card with the highest mean is played); in Belote and Coinche a world's value is the deal's
 score, contract and all (``solver.dd.belote.attack_net_score``), in Terziglio an
 estimate of the settlement (``solver.dd.tarocchini.value_score``), and ``points``
 averages the DD value itself instead (the attack's card points, the Terziglio

@@ -1606,7 +1606,8 @@ cdef class DDSolver:
         return (bool(res), self.s.nodes, not self.s.aborted)
 
     def probe(self, int beta, long long node_budget=0):
-        """One null-window probe (diagnostics): fail-soft bound and node count."""
+        """One null-window probe: fail-soft bound and node count (diagnostics, and the
+        Coinche bid analysis's first probe at the points a strain needs)."""
         cdef int g
         self._limits(node_budget, 0.0)
         with nogil:

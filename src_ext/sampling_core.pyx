@@ -40,7 +40,8 @@ cdef extern from *:
     u128 make128 "atout_make128"(uint64_t hi, uint64_t lo) noexcept nogil
 
 DEF MAX_CLASSES = 512   # holder masks of at most 9 holders
-DEF MAX_HOLDERS = 9
+DEF MAX_HOLDERS = 9     # array bound; the packed key (6 bits a holder + a 16-bit step
+                        # in 62 bits) admits 7 holders, which __init__ checks
 DEF MAX_CARDS = 63      # per holder (6 bits)
 DEF MAX_CLASS = 127     # cards of one class: C(127, k) < 2**128; BINOM's rows
 

@@ -1289,8 +1289,9 @@ cdef class TarotCore:
         """Key of a trick-boundary position up to relative ranks: per suit, the live
         cards in power order with their holders (pext of each hand on the live cards),
         the live honours and bouts (values, T1/T21/EX identities), the live count of
-        each plain suit, the leader and the captured-history flags. Positions with the
-        same key are the same game (only order, holders and values matter)."""
+        each plain suit, the leader and the captured-history flags, hashed to 64 bits.
+        Positions with the same key are the same game (only order, holders and values
+        matter), up to hash collisions: the table compares this key alone."""
         cdef Pos* p = &self.p
         cdef uint64_t l0 = 0, l1 = 0, h
         cdef int i
