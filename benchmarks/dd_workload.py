@@ -8,9 +8,11 @@ counts, which the shared machines' load does not disturb (benchmarks/RESULTS.md)
 Positions: seeded random deals, the heuristic player's bids, seeded random card play;
 in each deal the first lead, a position where the game's ``default_horizon`` still
 searches with a horizon half-way through the deal, and the first position where the
-exact search is in reach. Each is solved with ``solve_cards`` (every legal card) at
-the horizon PIMC would use, a node budget of 300,000 and 2^18 table entries, as
-``solver.pimc`` does. ``checksum``: a hash of every card's value.
+exact search is in reach (Belote and Coinche, exact throughout: the first lead and
+half-way). Each is solved with ``solve_cards`` (every legal card) at the horizon PIMC
+would use, with its node budget and table size (Tarot, Tarocchini: 300,000 nodes and
+2^18 entries; Belote, Coinche: no budget, 2^16), as ``solver.pimc`` does.
+``checksum``: a hash of every card's value.
 
 Usage: python benchmarks/dd_workload.py [--games tarot4 ...] [--deals N] [--no-append]
 """
@@ -29,13 +31,22 @@ from solver.games import get_game
 from solver.heuristic import HeuristicAgent
 
 GAMES = {
+    "coinche": ("coinche", {}, 4), "belote": ("belote", {}, 4),
     "tarot3": ("tarot", {"players": 3}, 3),
     "tarot4": ("tarot", {"players": 4}, 4),
     "tarot5": ("tarot", {"players": 5}, 5),
     "ottocento": ("tarocchini", {"game": "ottocento"}, 4),
     "terziglio": ("tarocchini", {"game": "terziglio"}, 3),
 }
-DEFAULT_DEALS = {"tarot3": 80, "tarot4": 100, "tarot5": 80, "ottocento": 60, "terziglio": 40}
+DEFAULT_DEALS = {"coinche": 60, "belote": 60, "tarot3": 80, "tarot4": 100, "tarot5": 80,
+                 "ottocento": 60, "terziglio": 40}
+# PIMC's table sizes and node budgets (solver.pimc): Belote/Coinche search to the end
+LIMITS = {"coinche": {"tt_bits": 16}, "belote": {"tt_bits": 16}}
+
+
+def horizon_of(ddm, st):
+    """The horizon PIMC would search ``st`` at (None: exact; Belote/Coinche always)."""
+    return ddm.default_horizon(st) if hasattr(ddm, "default_horizon") else None
 
 
 def positions(label: str, deals: int) -> list:
@@ -58,7 +69,9 @@ def positions(label: str, deals: int) -> list:
             if playing and len(cards) > 1:
                 left = max(h.bit_count() for h in st.hands)
                 total = left if total is None else total
-                exact = ddm.default_horizon(st) is None
+                # Belote/Coinche are exact from the first lead: take the half-way
+                # position there instead of the first exact one
+                exact = hasattr(ddm, "default_horizon") and horizon_of(ddm, st) is None
                 key = ("first" if left == total else "exact" if exact
                        else "half" if left == total // 2 else None)
                 if key and key not in got:
@@ -76,15 +89,15 @@ def run(label: str, deals: int) -> dict:
     nodes = 0
     t = time.process_time()
     for st in states:
-        limits = {"node_budget": 300_000, "tt_bits": 18}
-        horizon = ddm.default_horizon(st)
+        limits = dict(LIMITS.get(label, {"node_budget": 300_000, "tt_bits": 18}))
+        horizon = horizon_of(ddm, st)
         if horizon is not None:
             limits["horizon"] = horizon
         results = dd.solve_cards(st, **limits)
         for move, r in sorted(results.items(), key=lambda x: repr(x[0].value)):
             digest.update(repr((move.value, r.value)).encode())
         # Tarot reports each card's own search (the position's first value is not
-        # counted), Tarocchini the whole call's nodes on every card
+        # counted), Belote and Tarocchini the whole call's nodes on every card
         counts = [r.nodes for r in results.values()]
         nodes += sum(counts) if game == "tarot" else max(counts)
     cpu = time.process_time() - t
