@@ -114,10 +114,11 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
     if out:
         writable(out, "--out")  # before the match, not after hours of play
     cfg = MatchConfig(game, spec_a, spec_b, deals, seed, opts)
+    done = 0
     if checkpoint:
         from .match import load_checkpoint
-        load_checkpoint(cfg, checkpoint)  # a wrong file is an error before any play
-    if ray_address is not None:
+        done = len(load_checkpoint(cfg, checkpoint))  # a wrong file: an error before play
+    if ray_address is not None and done < deals:
         from .match import connect_ray
         connect_ray(ray_address)  # an unreachable cluster is an error before the bar
     with click.progressbar(length=deals, label="deals", file=sys.stderr) as bar:

@@ -233,3 +233,17 @@ def test_match_on_ray_equals_local_play(tmp_path):
     assert sorted(r["index"] for r in rows) == [0, 1, 2, 3]
     coinche = MatchConfig("coinche", "heuristic", "random", 2, seed=5)
     assert run_match(coinche, ray="local")["results"] == run_match(coinche)["results"]
+
+
+def test_cli_ray_with_every_deal_in_the_checkpoint_plays_nothing(tmp_path):
+    # nothing left to play: the cluster is not joined (this address would be refused)
+    pytest.importorskip("ray")
+    from solver.cli import main
+    ck = str(tmp_path / "m.jsonl")
+    args = ["match", "belote", "--a", "heuristic", "--b", "random", "--deals", "2",
+            "--checkpoint", ck]
+    assert main(args) in (0, None)
+    assert main(args + ["--ray", "127.0.0.1:9"]) in (0, None)
+    with pytest.raises(SystemExit) as e:   # one more deal to play: the address matters
+        main(args[:7] + ["3"] + args[8:] + ["--ray", "127.0.0.1:9"])
+    assert e.value.code == 2
