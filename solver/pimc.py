@@ -469,4 +469,13 @@ class OracleAgent(_CardAgent):
         values = self.solve_cards(state, self.horizon_for(state))
         if any(values[m].value is None for m in cards):
             return self.fallback(state, seat, cards)
-        return max(cards, key=lambda m: (sign * values[m].value, -cards.index(m)))
+        best = max(sign * values[m].value for m in cards)
+        tied = [m for m in cards if sign * values[m].value == best]
+        if len(tied) == 1:
+            return tied[0]
+        # Equal against omniscient play (e.g. a deal lost whatever the card) is not equal
+        # against real opponents: the heuristic player's card breaks the tie. The first
+        # legal card did before, and in Tarot that is the Petit, which a taker then gave
+        # away under the 21 in deals pimc made (benchmarks/RESULTS.md).
+        pick = self.helper.choose(state, seat)
+        return pick if pick in tied else tied[0]

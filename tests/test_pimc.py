@@ -49,6 +49,27 @@ def test_oracle_plays_the_dd_best_card_and_pimc_its_worlds_best():
     assert own[move] == max(own.values())
 
 
+def test_oracle_breaks_ties_with_the_heuristic_card():
+    # Tarot 3p, match deal 55 of strength.py's oracle-pimc run: the defence leads T21
+    # at trick 4; on the true deal T1 and EX are worth the same (the contract fails
+    # against omniscient defence either way). The first legal card, T1, gave the Petit
+    # away; pimc played EX and made the contract. Ties now go to the heuristic's card.
+    from solver.games import get_game
+    from solver.heuristic import HeuristicAgent
+    tokens = ("prise pass pass discard:QD discard:NH discard:JC discard:7C discard:4C "
+              "discard:3C no_chelem KS 2S 4S KD 1D 3D JS 6S QS T21").split()
+    st = get_game("tarot").new_state(options={"players": 3}, dealer=1,
+                                     seed=2026 * 1_000_003 + 55)
+    for t in tokens:
+        st.play(next(m for m in st.legal_moves() if st.move_token(m) == t))
+    oracle = OracleAgent(seed=5)
+    values = oracle.solve_cards(st, oracle.horizon_for(st))
+    by_token = {st.move_token(m): r.value for m, r in values.items()}
+    assert by_token["T1"] == by_token["EX"] == max(by_token.values())   # attack: max
+    assert st.move_token(HeuristicAgent(seed=5).choose(st, st.to_act)) == "EX"
+    assert st.move_token(oracle.choose(st, st.to_act)) == "EX"
+
+
 @pytest.mark.parametrize("spec", ["pimc:horizon=0", "pimc:horizon=-2", "pimc:horizon=soon",
                                   "oracle:horizon=1.5"])
 def test_bad_horizon_is_a_clear_option_error(spec):
