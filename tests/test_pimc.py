@@ -62,7 +62,7 @@ def test_oracle_breaks_ties_with_the_heuristic_card():
                                      seed=2026 * 1_000_003 + 55)
     for t in tokens:
         st.play(next(m for m in st.legal_moves() if st.move_token(m) == t))
-    oracle = OracleAgent(seed=5)
+    oracle = OracleAgent(seed=5, horizon=2)   # the horizon it searched at then
     values = oracle.solve_cards(st, oracle.horizon_for(st))
     by_token = {st.move_token(m): r.value for m, r in values.items()}
     assert by_token["T1"] == by_token["EX"] == max(by_token.values())   # attack: max
