@@ -70,6 +70,31 @@ def test_oracle_breaks_ties_with_the_heuristic_card():
     assert st.move_token(oracle.choose(st, st.to_act)) == "EX"
 
 
+def test_oracle_searches_a_trick_deeper_than_pimc():
+    # Tarot 4p, match deal 7, trick 3, the taker to lead: at PIMC's horizon (1 trick)
+    # leading T1 is strictly best on the true deal (the static evaluation counts the
+    # Petit as lost to the hunt anyway), and the oracle led it. It now searches a trick
+    # deeper with a larger node budget: there every trump is worth the same and the
+    # heuristic's T2 breaks the tie.
+    from solver.dd import tarot as ddt
+    from solver.games import get_game
+    tokens = ("prise pass pass pass discard:QC discard:6C discard:4C discard:ND "
+              "discard:9D discard:6D no_chelem T21 EX T3 T5 KS 5S 1S 3S").split()
+    st = get_game("tarot").new_state(options={"players": 4}, dealer=3,
+                                     seed=2026 * 1_000_003 + 7)
+    for t in tokens:
+        st.play(next(m for m in st.legal_moves() if st.move_token(m) == t))
+    assert ddt.default_horizon(st) == 1
+    shallow = OracleAgent(seed=1, horizon=1)
+    one = {st.move_token(m): r.value
+           for m, r in shallow.solve_cards(st, shallow.horizon_for(st)).items()}
+    assert one["T1"] > max(v for k, v in one.items() if k != "T1")
+    oracle = OracleAgent(seed=1)
+    assert oracle.horizon_for(st) == 2
+    assert oracle.solve_cards_at(st, 2)[1] == 2          # within the oracle's budget
+    assert st.move_token(oracle.choose(st, st.to_act)) == "T2"
+
+
 @pytest.mark.parametrize("spec", ["pimc:horizon=0", "pimc:horizon=-2", "pimc:horizon=soon",
                                   "oracle:horizon=1.5"])
 def test_bad_horizon_is_a_clear_option_error(spec):
