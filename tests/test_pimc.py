@@ -49,22 +49,32 @@ def test_oracle_plays_the_dd_best_card_and_pimc_its_worlds_best():
     assert own[move] == max(own.values())
 
 
+def _match_position(players, index, moves):
+    """Tarot deal ``index`` of strength.py's matches (seed 2026) after ``moves``."""
+    from solver.games import get_game
+    st = get_game("tarot").new_state(options={"players": players}, dealer=index % players,
+                                     seed=2026 * 1_000_003 + index)
+    for t in moves.split():
+        st.play(next(m for m in st.legal_moves() if st.move_token(m) == t))
+    return st
+
+
+def _values_by_token(agent, st):
+    return {st.move_token(m): r.value
+            for m, r in agent.solve_cards(st, agent.horizon_for(st)).items()}
+
+
 def test_oracle_breaks_ties_with_the_heuristic_card():
     # Tarot 3p, match deal 55 of strength.py's oracle-pimc run: the defence leads T21
     # at trick 4; on the true deal T1 and EX are worth the same (the contract fails
     # against omniscient defence either way). The first legal card, T1, gave the Petit
     # away; pimc played EX and made the contract. Ties now go to the heuristic's card.
-    from solver.games import get_game
     from solver.heuristic import HeuristicAgent
-    tokens = ("prise pass pass discard:QD discard:NH discard:JC discard:7C discard:4C "
-              "discard:3C no_chelem KS 2S 4S KD 1D 3D JS 6S QS T21").split()
-    st = get_game("tarot").new_state(options={"players": 3}, dealer=1,
-                                     seed=2026 * 1_000_003 + 55)
-    for t in tokens:
-        st.play(next(m for m in st.legal_moves() if st.move_token(m) == t))
+    st = _match_position(3, 55, "prise pass pass discard:QD discard:NH discard:JC "
+                         "discard:7C discard:4C discard:3C no_chelem KS 2S 4S KD 1D 3D "
+                         "JS 6S QS T21")
     oracle = OracleAgent(seed=5, horizon=2)   # the horizon it searched at then
-    values = oracle.solve_cards(st, oracle.horizon_for(st))
-    by_token = {st.move_token(m): r.value for m, r in values.items()}
+    by_token = _values_by_token(oracle, st)
     assert by_token["T1"] == by_token["EX"] == max(by_token.values())   # attack: max
     assert st.move_token(HeuristicAgent(seed=5).choose(st, st.to_act)) == "EX"
     assert st.move_token(oracle.choose(st, st.to_act)) == "EX"
@@ -77,17 +87,11 @@ def test_oracle_searches_a_trick_deeper_than_pimc():
     # deeper with a larger node budget: there every trump is worth the same and the
     # heuristic's T2 breaks the tie.
     from solver.dd import tarot as ddt
-    from solver.games import get_game
-    tokens = ("prise pass pass pass discard:QC discard:6C discard:4C discard:ND "
-              "discard:9D discard:6D no_chelem T21 EX T3 T5 KS 5S 1S 3S").split()
-    st = get_game("tarot").new_state(options={"players": 4}, dealer=3,
-                                     seed=2026 * 1_000_003 + 7)
-    for t in tokens:
-        st.play(next(m for m in st.legal_moves() if st.move_token(m) == t))
+    st = _match_position(4, 7, "prise pass pass pass discard:QC discard:6C discard:4C "
+                         "discard:ND discard:9D discard:6D no_chelem T21 EX T3 T5 KS 5S "
+                         "1S 3S")
     assert ddt.default_horizon(st) == 1
-    shallow = OracleAgent(seed=1, horizon=1)
-    one = {st.move_token(m): r.value
-           for m, r in shallow.solve_cards(st, shallow.horizon_for(st)).items()}
+    one = _values_by_token(OracleAgent(seed=1, horizon=1), st)
     assert one["T1"] > max(v for k, v in one.items() if k != "T1")
     oracle = OracleAgent(seed=1)
     assert oracle.horizon_for(st) == 2
