@@ -1,4 +1,6 @@
-"""PIMC decision time per game at the first lead and mid-deal (100 worlds by default),
+"""PIMC decision time per game at the first lead, mid-deal and late (two thirds of the
+tricks played: in Tarot the costliest decisions of a deal, where the search turns exact;
+100 worlds by default),
 side by side with colver's IS-DD bot (100 determinizations, uniform worlds) on the same
 Coinche positions. Appends the table to benchmarks/RESULTS.md. Times are CPU seconds of
 this process (both engines run in it), the column ``horizon`` says how Tarot and
@@ -7,7 +9,7 @@ Tarocchini worlds were solved (``exact``, or the horizon search's trick counts).
 decision's latency is then its wall time (``median_wall_s``), which the target uses.
 
 Usage: python benchmarks/pimc_speed.py [--quick] [--worlds N] [--positions K] [--threads T]
-                                       [--games G ...] [--no-append]
+                                       [--games G ...] [--stages S ...] [--no-append]
 """
 
 from __future__ import annotations
@@ -33,10 +35,16 @@ GAMES = [
     ("tarocchini", {"game": "terziglio"}, "terziglio"),
 ]
 TARGETS = {"coinche": 0.2, "tarot 4p": 3.0}  # seconds, median (issue: determinized play)
+# whether a position with ``done`` of a deal's ``total`` tricks played is in the stage
+STAGE_AT = {"first": lambda done, total: done == 0,
+            "mid": lambda done, total: done >= total // 2,
+            "late": lambda done, total: done >= 2 * total // 3}
+STAGE_LABEL = {"first": "trick 1", "mid": "mid-deal", "late": "late"}
 
 
 def positions(game: str, options: dict, k: int, seed: int, stage: str):
-    """``k`` states where a card is to be played: at the first lead or mid-deal."""
+    """``k`` states where a card is to be played: at the first lead (``first``), after
+    half the tricks (``mid``) or after two thirds of them (``late``)."""
     module = get_game(game)
     out, i = [], 0
     while len(out) < k and i < 50 * k:
@@ -53,7 +61,7 @@ def positions(game: str, options: dict, k: int, seed: int, stage: str):
                 if total is None:
                     total = max(h.bit_count() for h in st.hands)
                 done = total - max(h.bit_count() for h in st.hands)
-                if (stage == "first" and done == 0) or (stage == "mid" and done >= total // 2):
+                if STAGE_AT[stage](done, total):
                     out.append(st)
                     break
             if cards and all(m.kind == "card" for m in legal):
@@ -125,6 +133,8 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=None)
     ap.add_argument("--games", nargs="*", default=None)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--stages", nargs="*", choices=list(STAGE_AT),
+                    default=list(STAGE_AT))
     ap.add_argument("--no-append", action="store_true")
     args = ap.parse_args()
     k = args.positions or (3 if args.quick else 20)
@@ -132,12 +142,12 @@ def main() -> None:
     for game, options, label in GAMES:
         if args.games and label not in args.games and game not in args.games:
             continue
-        for stage in ("first", "mid"):
+        for stage in args.stages:
             states = positions(game, options, k, seed=1, stage=stage)
             times, walls, solved, horizons = time_pimc(states, args.worlds, args.threads)
             med, p90 = summary(times)
             wall_med, wall_p90 = summary(walls)
-            row = {"game": label, "stage": "trick 1" if stage == "first" else "mid-deal",
+            row = {"game": label, "stage": STAGE_LABEL[stage],
                    "positions": len(times), "worlds": args.worlds, "threads": args.threads,
                    "median_s": med, "p90_s": p90, "median_wall_s": wall_med,
                    "p90_wall_s": wall_p90, "worlds_solved": solved,
