@@ -35,11 +35,11 @@ GAMES = [
     ("tarocchini", {"game": "terziglio"}, "terziglio"),
 ]
 TARGETS = {"coinche": 0.2, "tarot 4p": 3.0}  # seconds, median (issue: determinized play)
-# whether a position with ``done`` of a deal's ``total`` tricks played is in the stage
-STAGE_AT = {"first": lambda done, total: done == 0,
-            "mid": lambda done, total: done >= total // 2,
-            "late": lambda done, total: done >= 2 * total // 3}
-STAGE_LABEL = {"first": "trick 1", "mid": "mid-deal", "late": "late"}
+# each stage's label in the table, and whether a position with ``done`` of a deal's
+# ``total`` tricks played is in it
+STAGES = {"first": ("trick 1", lambda done, total: done == 0),
+          "mid": ("mid-deal", lambda done, total: done >= total // 2),
+          "late": ("late", lambda done, total: done >= 2 * total // 3)}
 
 
 def positions(game: str, options: dict, k: int, seed: int, stage: str):
@@ -61,7 +61,7 @@ def positions(game: str, options: dict, k: int, seed: int, stage: str):
                 if total is None:
                     total = max(h.bit_count() for h in st.hands)
                 done = total - max(h.bit_count() for h in st.hands)
-                if STAGE_AT[stage](done, total):
+                if STAGES[stage][1](done, total):
                     out.append(st)
                     break
             if cards and all(m.kind == "card" for m in legal):
@@ -133,8 +133,8 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=None)
     ap.add_argument("--games", nargs="*", default=None)
     ap.add_argument("--threads", type=int, default=1)
-    ap.add_argument("--stages", nargs="*", choices=list(STAGE_AT),
-                    default=list(STAGE_AT))
+    ap.add_argument("--stages", nargs="*", choices=list(STAGES),
+                    default=list(STAGES))
     ap.add_argument("--no-append", action="store_true")
     args = ap.parse_args()
     k = args.positions or (3 if args.quick else 20)
@@ -147,7 +147,7 @@ def main() -> None:
             times, walls, solved, horizons = time_pimc(states, args.worlds, args.threads)
             med, p90 = summary(times)
             wall_med, wall_p90 = summary(walls)
-            row = {"game": label, "stage": STAGE_LABEL[stage],
+            row = {"game": label, "stage": STAGES[stage][0],
                    "positions": len(times), "worlds": args.worlds, "threads": args.threads,
                    "median_s": med, "p90_s": p90, "median_wall_s": wall_med,
                    "p90_wall_s": wall_p90, "worlds_solved": solved,

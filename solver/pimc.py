@@ -468,10 +468,10 @@ class OracleAgent(_CardAgent):
     def budget(self, state: GameState) -> int | None:
         """The oracle solves one deal a decision where PIMC solves a hundred: it may
         spend more nodes on it (the agent's ``node_budget`` still rules if given)."""
-        if self.node_budget is not None:
-            return self.node_budget
-        base = DEFAULT_NODE_BUDGET.get(state.game)
-        return None if base is None else self.BUDGET_FACTOR * base
+        base = super().budget(state)
+        if self.node_budget is not None or base is None:
+            return base
+        return self.BUDGET_FACTOR * base
 
     def horizon_for(self, state: GameState) -> int | None:
         """``auto``: one trick deeper than PIMC's horizon (exact where PIMC is exact),
