@@ -85,7 +85,37 @@ def tarocchini(count: int = 200) -> list[Path]:
     return paths
 
 
-GAMES = {"belote": belote, "coinche": coinche, "tarot": tarot, "tarocchini": tarocchini}
+def tarot_play(count: int = 50) -> list[Path]:
+    """benchmarks/deals/tarot<n>_play.txt (n = 3, 4, 5): French Tarot deals brought to
+    the first lead by the heuristic player at every seat (auction, 5p call, dog, écart,
+    declarations), one record a line (the notation of docs/NOTATION.md). Deal i is
+    dealt from seed 20261200 + 1000 n + j with dealer j % n, for the j-th seed whose
+    auction is not passed out: the fixed set of dd_tarot.py (issue 23)."""
+    from solver.agents import make_agent
+    from solver.games import tarot as rules
+
+    paths = []
+    for n in (3, 4, 5):
+        lines = [f"# tarot{n}_play: {count} deals at the first lead, seeds 20261200+1000*{n}+j "
+                 "(dealer j % n; passed-out seeds skipped), heuristic auction, dog and écart"]
+        j = 0
+        while len(lines) <= count:
+            seed = 20261200 + 1000 * n + j
+            st = rules.new_state(options={"players": n}, dealer=j % n, seed=seed)
+            agents = [make_agent("heuristic", seed=seed * 10 + s) for s in range(n)]
+            while not st.is_over() and st.phase != "play":
+                st.play(agents[st.to_act].choose(st, st.to_act))
+            j += 1
+            if st.phase == "play":
+                lines.append(st.to_record().to_text())
+        path = DEALS_DIR / f"tarot{n}_play.txt"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        paths.append(path)
+    return paths
+
+
+GAMES = {"belote": belote, "coinche": coinche, "tarot": tarot, "tarocchini": tarocchini,
+         "tarot_play": tarot_play}
 
 
 def main(argv: list[str]) -> None:

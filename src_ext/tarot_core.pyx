@@ -154,6 +154,13 @@ cdef inline uint64_t mix64(uint64_t z) noexcept nogil:
     return z ^ (z >> 31)
 
 
+cdef inline uint64_t mix64b(uint64_t z) noexcept nogil:
+    # the check word's mixer (MurmurHash3's finaliser): independent of mix64's
+    z = (z ^ (z >> 33)) * <uint64_t>0xFF51AFD7ED558CCD
+    z = (z ^ (z >> 33)) * <uint64_t>0xC4CEB9FE1A85EC53
+    return z ^ (z >> 33)
+
+
 cdef inline int card_word(int c) noexcept nogil:
     return 0 if c < 22 else 1
 
@@ -236,6 +243,14 @@ cdef struct Pos:
     int pb_mult
     int poignee
     int chelem_announced
+    int objective      # OBJ_T: T of TAROT-SCORE-1; OBJ_MARGIN: E = P - R(B) (doubled)
+    int sure_ex        # value_bounds credits the Excuse to its owner's side (>= 2 left)
+    int sure_trumps    # value_bounds credits the tricks of master trumps (n points each)
+
+
+cdef enum:
+    OBJ_T = 0
+    OBJ_MARGIN = 1
 
 
 cdef inline int to_act(Pos* p) noexcept nogil:
@@ -494,6 +509,12 @@ cdef inline int f_points(Pos* p, int pts, int bouts) noexcept nogil:
     return -(p.base + m) * p.mult - p.poignee
 
 
+cdef inline int margin(int pts, int bouts) noexcept nogil:
+    # E = P - R(B) in doubled points (TAROT-COUNT-4): the contract is made iff E >= 0;
+    # nondecreasing in pts and bouts, like f_points
+    return pts - R2[bouts if bouts < 3 else 3]
+
+
 cdef inline int chelem_term(Pos* p) noexcept nogil:
     # TAROT-SCORE-5, at the end of the deal
     if p.chelem_announced:
@@ -508,7 +529,23 @@ cdef inline int chelem_term(Pos* p) noexcept nogil:
 cdef inline int final_value(Pos* p) noexcept nogil:
     """Per-defender amount T of TAROT-SCORE-1 (unrounded) once the deal is over."""
     cdef Tally* t = &p.tally
+    if p.objective == OBJ_MARGIN:
+        return margin(t.att_pts, t.att_bouts)
     return f_points(p, t.att_pts, t.att_bouts) + t.pb * 10 * p.pb_mult + chelem_term(p)
+
+
+cdef inline int max_masters(Pos* p, int side, uint64_t other_trumps) noexcept nogil:
+    # the most trumps above all of other_trumps held by one seat of the side
+    cdef uint64_t above = TRUMPS
+    cdef int s, c, best = 0
+    if other_trumps:
+        above = TRUMPS & ~((<uint64_t>2 << highest_bit(other_trumps)) - 1)
+    for s in range(p.n):
+        if p.side[s] == side:
+            c = popcount64(p.hand[s][0] & above)
+            if c > best:
+                best = c
+    return best
 
 
 cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
@@ -539,6 +576,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     cdef int pbpos = 0
     cdef int cmax, cmin
     cdef int att_sure = 0, def_sure = 0     # side surely wins a trick
+    cdef int k
     cdef int hi_p = p.tally.att_pts + lp, hi_b = p.tally.att_bouts + lb
     cdef int lo_p = p.tally.att_pts, lo_b = p.tally.att_bouts
     trumps = l0 & TRUMPS
@@ -554,9 +592,40 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
             if top == (<uint64_t>1 << MONDE):
                 lo_p += 9
                 lo_b += 1
+    if p.sure_trumps and p.ntrick == 0 and trumps:
+        # master trumps: a trump above every trump of the other side wins the trick it
+        # falls in (TAROT-PLAY-6; the other side's Excuse could take a last trick by
+        # TAROT-EXC-6, hence the Excuse condition). One seat's cards fall in distinct
+        # tricks, so the side surely wins as many tricks as its seat with the most
+        # master trumps holds, and every card is worth at least 1 (doubled): n points
+        # a trick (the Excuse's owner gives a half-point card for it, TAROT-EXC-3). The
+        # T21 credited above is one of them: 1 less, its own card counted twice.
+        if not (d0 & EXBIT):
+            k = max_masters(p, 1, d0 & TRUMPS)
+            if k:
+                lo_p += p.n * k - (1 if att_sure and top == (<uint64_t>1 << MONDE) else 0)
+        if not (a0 & EXBIT):
+            k = max_masters(p, 0, a0 & TRUMPS)
+            if k:
+                hi_p -= p.n * k - (1 if def_sure and top == (<uint64_t>1 << MONDE) else 0)
+    if p.sure_ex and p.ntrick == 0 and p.total_tricks - p.trick_no >= 2 and (l0 & EXBIT):
+        # the Excuse stays with its owner's side (TAROT-EXC-3): its owner can play it in
+        # this trick, not the last; if the other side wins that trick it gets only the
+        # half-point card given in exchange, so 8 of its 9 doubled points and its bout
+        # are sure for the owner's side (the last-trick rules EXC-5/6 never apply)
+        if a0 & EXBIT:
+            lo_p += 8
+            lo_b += 1
+        else:
+            hi_p -= 8
+            hi_b -= 1
     if (l0 & 1) or ((l0 & EXBIT) and p.tally.petit_trick == p.trick_no - 1
                     and p.trick_no == p.total_tricks - 1):
         pbpos = 1
+    if p.objective == OBJ_MARGIN:
+        hi[0] = margin(hi_p, hi_b)
+        lo[0] = margin(lo_p, lo_b)
+        return
     if p.chelem_announced:
         cmax = 400 if (p.tally.def_tricks == 0 and not def_sure) else -200
         cmin = -200
@@ -715,7 +784,10 @@ cdef int static_eval(Pos* p) noexcept nogil:
             chel = 100 if (p.tally.def_tricks == 0 and dt == 0) else -200
     if est_b > 3:
         est_b = 3
-    v = f_points(p, est_p, est_b) + pbs * 10 * p.pb_mult + chel
+    if p.objective == OBJ_MARGIN:
+        v = margin(est_p, est_b)
+    else:
+        v = f_points(p, est_p, est_b) + pbs * 10 * p.pb_mult + chel
     value_bounds(p, &lo, &hi)
     if v < lo:
         v = lo
@@ -783,6 +855,7 @@ cdef struct TTEntry:
     # proven at P0 = lb_p holds for every P0 >= lb_p, an upper bound proven at ub_p for
     # every P0 <= ub_p: values are stored relative to the points already taken.
     uint64_t key
+    uint64_t check  # a second, independent hash of the same position: a hit needs both
     int16_t lb
     int16_t ub
     int16_t lb_p
@@ -853,6 +926,9 @@ cdef class TarotCore:
     cdef int use_merge
     cdef int use_bounds
     cdef int use_order
+    cdef int use_merge2     # points-aware merging of runs (order_moves)
+    cdef int last_lo        # the interval the last value() call proved
+    cdef int last_hi
     # horizon search: trick boundaries with trick_no >= hz_trick are scored by
     # static_eval instead of searched (NO_HORIZON: exact search to the end)
     cdef int hz_trick
@@ -992,6 +1068,10 @@ cdef class TarotCore:
         self.use_merge = 1
         self.use_bounds = 1
         self.use_order = 1
+        self.use_merge2 = 1
+        self.p.sure_ex = 1
+        self.p.sure_trumps = 1
+        self.p.objective = OBJ_T
         self.hz_trick = NO_HORIZON
         self.acquire_tt(tt_bits)
 
@@ -1003,12 +1083,41 @@ cdef class TarotCore:
             memset(self.tt, 0, sizeof(TTEntry) * ((<size_t>1) << self.tt_bits))
             self.tt_gen = 1
 
-    def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True):
-        """Switch search techniques on/off (for measurements and cross-checks)."""
+    def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True,
+                     bint merge2=True, bint sure_ex=True, bint sure_trumps=True):
+        """Switch search techniques on/off (for measurements and cross-checks);
+        ``merge2=False, sure_ex=False, sure_trumps=False`` is the search as it was before issue 23's
+        techniques (the benchmark's baseline). The table is emptied: its bounds
+        were proven by the previous search, which is fine, but a clean table keeps the
+        measurements apart."""
         self.use_tt = tt
         self.use_merge = merge
         self.use_bounds = bounds
         self.use_order = order
+        self.use_merge2 = merge2
+        self.p.sure_ex = sure_ex
+        self.p.sure_trumps = sure_trumps
+        self.clear_tt()
+
+    def set_objective(self, str objective):
+        """What the searches compute: ``"T"`` (TAROT-SCORE-1, the default) or
+        ``"margin"``: E = P - R(B) of TAROT-COUNT-4 in doubled points, so that
+        ``probe(0)`` answers whether the contract is made. The table is emptied when
+        the objective changes (its bounds belong to one objective)."""
+        cdef int obj
+        if objective == "T":
+            obj = OBJ_T
+        elif objective == "margin":
+            obj = OBJ_MARGIN
+        else:
+            raise ValueError(f"objective must be 'T' or 'margin', got {objective!r}")
+        if obj != self.p.objective:
+            self.p.objective = obj
+            self.clear_tt()
+
+    @property
+    def objective(self):
+        return "margin" if self.p.objective == OBJ_MARGIN else "T"
 
     # ---------------------------------------------------------- position API
     @property
@@ -1204,7 +1313,9 @@ cdef class TarotCore:
         and tests: positions of the same key must be the same game)."""
         if self.p.ntrick != 0:
             raise ValueError("positions are keyed at trick boundaries")
-        return self.tt_key()
+        cdef uint64_t check
+        cdef uint64_t key = self.tt_key(&check)
+        return int(key), int(check)
 
     def at_horizon(self):
         """True at a trick boundary the horizon search scores statically."""
@@ -1242,12 +1353,15 @@ cdef class TarotCore:
         cdef int blo, bhi, x, r, g, steps = 0
         self._arm(node_budget, deadline)
         if is_over(&self.p):
+            self.last_lo = self.last_hi = final_value(&self.p)
             return final_value(&self.p), True
         value_bounds(&self.p, &blo, &bhi)
         if lo is not None:
             blo = max(blo, lo)
         if hi is not None:
             bhi = min(bhi, hi)
+        self.last_lo = blo
+        self.last_hi = bhi
         g = 0
         if guess is None:
             steps = 2
@@ -1274,9 +1388,16 @@ cdef class TarotCore:
                     blo = r if r < bhi else bhi
                 else:
                     bhi = r if r > blo else blo
+        self.last_lo = blo
+        self.last_hi = bhi
         if self.aborted:
             return None, False
         return blo, True
+
+    def last_bounds(self):
+        """(lo, hi): the interval of the value proven by the last ``value`` call, also
+        when a limit stopped it (the probes that finished narrowed it)."""
+        return self.last_lo, self.last_hi
 
     cdef inline int check_limits(self) noexcept nogil:
         if self.node_budget >= 0 and self.nodes >= self.node_budget:
@@ -1285,15 +1406,17 @@ cdef class TarotCore:
             self.aborted = 1
         return self.aborted
 
-    cdef inline uint64_t tt_key(self) noexcept nogil:
+    cdef inline uint64_t tt_key(self, uint64_t* check) noexcept nogil:
         """Key of a trick-boundary position up to relative ranks: per suit, the live
         cards in power order with their holders (pext of each hand on the live cards),
         the live honours and bouts (values, T1/T21/EX identities), the live count of
         each plain suit, the leader and the captured-history flags, hashed to 64 bits.
         Positions with the same key are the same game (only order, holders and values
-        matter), up to hash collisions: the table compares this key alone."""
+        matter). ``check`` gets a second hash of the same words by another mixer and
+        seed: the table stores both and a hit needs both equal, so a wrong value needs
+        two independent 64-bit hashes to collide at once."""
         cdef Pos* p = &self.p
-        cdef uint64_t l0 = 0, l1 = 0, h
+        cdef uint64_t l0 = 0, l1 = 0, h, g, w
         cdef int i
         cdef Tally* t = &p.tally
         cdef int flags = t.att_bouts | ((t.att_tricks > 0) << 2) | ((t.def_tricks > 0) << 3) \
@@ -1301,19 +1424,31 @@ cdef class TarotCore:
         l0 = p.live[0]
         l1 = p.live[1]
         h = ZLEAD[p.tally.leader] ^ ZMISC[flags]
+        g = ~(ZMISC[flags + 32] ^ (ZLEAD[p.tally.leader] >> 7))
         # bouts and honours mixed in one after the other: shifted into one word, the
         # King and Queen of the first suit fell on the bits of EX and T21, so positions
         # trading one for the other shared a key (wrong values, found by a bid analysis)
-        h = mix64(h ^ (l0 & BOUTS0))
-        h = mix64(h ^ (l1 & (KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)))
-        h = mix64(h ^ (<uint64_t>popcount64(l1 & SUIT0))
-                  ^ (<uint64_t>popcount64(l1 & (SUIT0 << 14)) << 8)
-                  ^ (<uint64_t>popcount64(l1 & (SUIT0 << 28)) << 16)
-                  ^ (<uint64_t>popcount64(l1 & (SUIT0 << 42)) << 24)
-                  ^ (<uint64_t>popcount64(l0) << 32))
+        w = l0 & BOUTS0
+        h = mix64(h ^ w)
+        g = mix64b(g + w)
+        w = l1 & (KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)
+        h = mix64(h ^ w)
+        g = mix64b(g + w)
+        w = ((<uint64_t>popcount64(l1 & SUIT0))
+             ^ (<uint64_t>popcount64(l1 & (SUIT0 << 14)) << 8)
+             ^ (<uint64_t>popcount64(l1 & (SUIT0 << 28)) << 16)
+             ^ (<uint64_t>popcount64(l1 & (SUIT0 << 42)) << 24)
+             ^ (<uint64_t>popcount64(l0) << 32))
+        h = mix64(h ^ w)
+        g = mix64b(g + w)
         for i in range(p.n):
-            h = mix64(h ^ atout_pext(p.hand[i][0], l0))
-            h = mix64(h ^ atout_pext(p.hand[i][1], l1))
+            w = atout_pext(p.hand[i][0], l0)
+            h = mix64(h ^ w)
+            g = mix64b(g + w)
+            w = atout_pext(p.hand[i][1], l1)
+            h = mix64(h ^ w)
+            g = mix64b(g + w)
+        check[0] = g
         return h
 
     cdef inline int opponent_takes(self, int w, int ledsuit, int me, int nt) noexcept nogil:
@@ -1327,19 +1462,52 @@ cdef class TarotCore:
                 return 1
         return 0
 
+    cdef inline int partner_takes(self, int w, int ledsuit, int me, int nt) noexcept nogil:
+        """Can a seat of the side ``me``, still to play in this trick after the seat to
+        act (nt cards already down), beat w?"""
+        cdef Pos* p = &self.p
+        cdef int j, s
+        for j in range(1, p.n - nt):
+            s = (p.cur + j) % p.n
+            if p.side[s] == me and seat_can_beat(p.hand[s][0], p.hand[s][1], w, ledsuit):
+                return 1
+        return 0
+
+    cdef inline int lower_neighbour(self, uint64_t live0, uint64_t live1, int c) noexcept nogil:
+        # the next lower card of c's suit among live0/live1 (-1: none)
+        cdef uint64_t below
+        if c < 21:
+            below = live0 & TRUMPS & ((<uint64_t>1 << c) - 1)
+            return highest_bit(below) if below else -1
+        below = live1 & (SUIT0 << (14 * SUIT[c])) & ((<uint64_t>1 << (c - 22)) - 1)
+        return 22 + highest_bit(below) if below else -1
+
     cdef int order_moves(self, uint64_t* m, int* moves) noexcept nogil:
         """Candidate cards of the legal mask m after merging equivalent cards, best
-        first by a cheap heuristic. Returns their number."""
+        first by a cheap heuristic. Returns their number.
+
+        Merging: a *run* is a chain of the seat's legal cards of one suit with no other
+        live card (nor a card of this trick) between them, so they have the same power
+        now and for the rest of the deal. Playing one or another of a run leads to the
+        same game up to swapping the two cards, so only their points differ: the side
+        of the seat that takes this trick gets the card played now, the card kept
+        falls later. Hence (``use_merge2``, points-aware): when the seat's side surely
+        wins this trick whatever follows, only the run's richest card (its top) is
+        searched; when it surely loses it, only its poorest; otherwise one card per
+        value (also the rule without ``use_merge2``). The objective is nondecreasing in
+        the attack's points and bouts, and within a run a richer card is never fewer
+        bouts. The Petit (petit au bout depends on its trick) and the Excuse are never
+        merged."""
         cdef Pos* p = &self.p
         cdef int seat = to_act(p)
         cdef int me = p.side[seat]
         cdef uint64_t live0 = 0, live1 = 0
-        cdef int i, c, h, k = 0
+        cdef int i, c, h, k = 0, lw, bottom
         cdef uint64_t above
         cdef int scores[32]
         cdef int base = p.ply - p.ntrick
         cdef int nt = p.ntrick
-        cdef int wc = p.wc, wside = -1, sc, beats
+        cdef int wc = p.wc, wside = -1, sc, beats, sure_win, sure_loss, top_in_run
         cdef int ledsuit = SUIT[p.led] if p.led >= 0 else -1
         live0 = p.live[0]
         live1 = p.live[1]
@@ -1356,21 +1524,51 @@ cdef class TarotCore:
         mm[1] = m[1]
         while mm[0] | mm[1]:
             c = next_card(mm)
-            if self.use_merge and c != EXCUSE:
-                # skip c if the next higher live card of its suit is also a candidate
-                # of the same holder with the same value (TAROT-DECK-2/4 equivalence)
+            beats = 0
+            sure_win = 0
+            sure_loss = 0
+            if c != EXCUSE:
+                if wc < 0:
+                    beats = 1
+                    sure_win = not self.opponent_takes(c, SUIT[c], me, nt)
+                else:
+                    if c < 21:
+                        beats = wc >= 21 or c > wc
+                    else:
+                        beats = wc >= 22 and SUIT[c] == SUIT[wc] and c > wc
+                    if beats or wside == me:
+                        # (opponent_takes is false for the last seat: nobody is left)
+                        sure_win = not self.opponent_takes(c if beats else wc, ledsuit,
+                                                           me, nt)
+                    else:
+                        sure_loss = not self.partner_takes(wc, ledsuit, me, nt)
+            if self.use_merge and c != EXCUSE and c != PETIT:
+                # h: the next higher card of c's suit not yet gone; in m means it is the
+                # seat's and legal, so c and h are of one run
+                h = -1
                 if c < 21:
                     above = live0 & ABOVE[c]
-                    if above:
+                    if above and (m[0] >> lowest_bit(above)) & 1:
                         h = lowest_bit(above)
-                        if (m[0] >> h) & 1 and PTS[h] == PTS[c]:
-                            continue
                 else:
                     above = live1 & ABOVE[c]
-                    if above:
+                    if above and (m[1] >> lowest_bit(above)) & 1:
                         h = 22 + lowest_bit(above)
-                        if (m[1] >> (h - 22)) & 1 and PTS[h] == PTS[c]:
-                            continue
+                if self.use_merge2 and sure_win:
+                    if h >= 0:
+                        continue                  # only the run's top (richest)
+                elif self.use_merge2 and sure_loss:
+                    # only the highest card of the run's poorest value
+                    bottom = c
+                    lw = self.lower_neighbour(live0, live1, c)
+                    while lw > PETIT and ((m[0] >> lw) & 1 if lw < 22
+                                          else (m[1] >> (lw - 22)) & 1):
+                        bottom = lw
+                        lw = self.lower_neighbour(live0, live1, lw)
+                    if PTS[c] != PTS[bottom] or (h >= 0 and PTS[h] == PTS[c]):
+                        continue
+                elif h >= 0 and PTS[h] == PTS[c]:
+                    continue                      # equal value: one of them
             moves[k] = c
             if self.use_order:
                 if c == EXCUSE:
@@ -1378,22 +1576,19 @@ cdef class TarotCore:
                 elif wc < 0:
                     # leading: sure tricks first (no opponent can follow above or
                     # trump it), else low
-                    if not self.opponent_takes(c, SUIT[c], me, nt):
+                    if sure_win:
                         sc = 40 + PTS[c]
                     else:
                         above = (live0 if c < 21 else live1) & ABOVE[c]
                         sc = -PTS[c] - popcount64(above)
                 else:
-                    if c < 21:
-                        beats = wc >= 21 or c > wc
-                    else:
-                        beats = wc >= 22 and SUIT[c] == SUIT[wc] and c > wc
-                    # (opponent_takes is false for the last seat: nobody is left)
-                    if wside == me and not self.opponent_takes(c if beats else wc, ledsuit,
-                                                               me, nt):
-                        sc = 10 + 2 * PTS[c] - (5 if beats else 0)  # ours: add points
-                    elif wside != me and beats and not self.opponent_takes(c, ledsuit, me, nt):
-                        sc = 30 - (c % 22) + 2 * PTS[c]             # take it, cheaply
+                    if wside == me and not beats and sure_win:
+                        sc = 10 + 2 * PTS[c]                        # ours: add points
+                    elif beats and sure_win:
+                        if wside == me:
+                            sc = 10 + 2 * PTS[c] - 5
+                        else:
+                            sc = 30 - (c % 22) + 2 * PTS[c]         # take it, cheaply
                     else:
                         sc = LOST_SC[c]                             # lost: lowest first
                 scores[k] = sc
@@ -1417,7 +1612,7 @@ cdef class TarotCore:
         result v < x proves T <= v (attack maximises T, defence minimises)."""
         cdef Pos* p = &self.p
         cdef int lo, hi, i, j, k, v, r, maximizing, best = NOMOVE, boundary
-        cdef uint64_t key = 0
+        cdef uint64_t key = 0, check = 0
         cdef TTEntry* e = NULL
         cdef int ttbest = NOMOVE
         cdef int moves[32]
@@ -1441,11 +1636,11 @@ cdef class TarotCore:
                 if hi < x:
                     return hi
             if self.use_tt:
-                key = self.tt_key()
+                key = self.tt_key(&check)
                 self.tt_probes += 1
                 e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
                 for i in range(2):
-                    if e[i].gen == self.tt_gen and e[i].key == key:
+                    if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                         self.tt_hits += 1
                         if e[i].lb >= x and e[i].lb_p <= p.tally.att_pts:
                             return e[i].lb
@@ -1491,16 +1686,17 @@ cdef class TarotCore:
         else:
             self.cut_later += 1
         if boundary and self.use_tt:
-            self.tt_store(key, x, r, best)
+            self.tt_store(key, check, x, r, best)
         return r
 
-    cdef void tt_store(self, uint64_t key, int x, int v, int best) noexcept nogil:
+    cdef void tt_store(self, uint64_t key, uint64_t check, int x, int v,
+                       int best) noexcept nogil:
         cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
         cdef TTEntry* s = NULL
         cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
         cdef int i
         for i in range(2):
-            if e[i].gen == self.tt_gen and e[i].key == key:
+            if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                 s = &e[i]
                 break
         if s == NULL:
@@ -1512,6 +1708,7 @@ cdef class TarotCore:
             else:
                 s = &e[1]
             s.key = key
+            s.check = check
             s.lb = LO_INF
             s.ub = HI_INF
             s.lb_p = 0

@@ -57,7 +57,8 @@ def position_key(st: rules.TarotState) -> tuple:
 
 
 def brute_force(st: rules.TarotState, memo: dict, alpha: int = -INF, beta: int = INF,
-                leaf: Callable[[rules.TarotState], int | None] | None = None) -> int:
+                leaf: Callable[[rules.TarotState], int | None] | None = None,
+                final: Callable[[rules.TarotState], int] = final_T) -> int:
     """Exhaustive minimax with plain alpha-beta over every legal card (attack max,
     defence min), on the rules' own state. With the full window it returns the exact
     value; the memo caches results of identical (state, window) calls only (one memo
@@ -65,9 +66,10 @@ def brute_force(st: rules.TarotState, memo: dict, alpha: int = -INF, beta: int =
 
     ``leaf`` (depth-limited searches, tests/test_dd_tarot_horizon.py): called on every
     unfinished position at a trick boundary; a number it returns is that position's
-    value (it is not searched), None searches on."""
+    value (it is not searched), None searches on. ``final``: the value of a finished
+    deal (default T; tests/test_dd_tarot_exact.py also searches the margin)."""
     if st.phase == "over":
-        return final_T(st)
+        return final(st)
     if leaf is not None and not st.trick:
         v = leaf(st)
         if v is not None:
@@ -81,7 +83,7 @@ def brute_force(st: rules.TarotState, memo: dict, alpha: int = -INF, beta: int =
     for card in TAROT_DECK.cards(rules.legal_cards(st.hands[seat], st.trick,
                                                    st.lead_forbidden())):
         play_legal(st, card)
-        v = brute_force(st, memo, alpha, beta, leaf)
+        v = brute_force(st, memo, alpha, beta, leaf, final)
         st.undo()
         if attack:
             best = max(best, v)

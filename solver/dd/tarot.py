@@ -204,6 +204,172 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
     return out
 
 
+@dataclass(repr=False)
+class TarotAnalysis:
+    """The exact answers to an analyst's questions about a Tarot play-phase position, in
+    the order they are asked (``analyse``): (a) is the contract made, (b) the exact T,
+    (c) every legal card's value, (d) an optimal line. Each is None when the limits
+    stopped the search before it was proven; nothing here is an estimate.
+
+    ``made``: the attack's final points reach the bouts' threshold (E >= 0,
+    TAROT-COUNT-4) against best defence; ``margin_lower``/``margin_upper``: the proven
+    interval of E (doubled points, only its sign is searched); ``value`` the exact T,
+    ``lower``/``upper`` its proven interval; ``cards``: each legal card's
+    :class:`CardResult` (``complete=False`` for those not finished, with proven bounds);
+    ``line``: the optimal line's moves; ``stopped``: which limit ended the analysis
+    ('node_budget' or 'deadline') and ``stage`` the question it was on; ``steps``:
+    (question, seconds, nodes) of each search run."""
+
+    made: bool | None
+    margin_lower: int
+    margin_upper: int
+    value: int | None
+    lower: int
+    upper: int
+    cards: dict[Move, CardResult]
+    line: list[Move] | None
+    nodes: int
+    seconds: float
+    stopped: str | None = None
+    stage: str | None = None
+    steps: list[tuple[str, float, int]] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.stopped is None
+
+    def __repr__(self) -> str:
+        t = self.value if self.value is not None else f"[{self.lower},{self.upper}]"
+        return (f"TarotAnalysis(made={self.made}, T={t}, cards={len(self.cards)}, "
+                f"line={'yes' if self.line is not None else 'no'}, nodes={self.nodes}, "
+                f"stopped={self.stopped!r})")
+
+
+def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
+    """(the least T of a made contract, the greatest T of a failed one) for the state's
+    contract (TAROT-SCORE-1): made means m >= 0, failed m >= 1 with the sign against;
+    petit au bout may take 10 M either way, an announced chelem that fails -200 (a
+    failed contract never wins every trick: the chelem terms cannot help it)."""
+    params = face.objective_params(state.contract, state.options)
+    h = face.poignee_total(state) if poignee is None else poignee
+    base, mult, pb = params["base"], params["mult"], params["pb_mult"]
+    least_made = base * mult + h - 10 * pb - (200 if state.chelem_announced else 0)
+    most_failed = -(base + 1) * mult - h + 10 * pb
+    return least_made, most_failed
+
+
+def analyse(state: Any, node_budget: int | None = None, deadline: float | None = None,
+            tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
+            cards: bool = True, line: bool = True,
+            progress: Any = None) -> TarotAnalysis:
+    """The exact analysis of a Tarot play-phase ``state`` in an analyst's order, one
+    shared table and one node budget / deadline for the whole (each later question is
+    cheaper once the earlier is known):
+
+    (a) made or not: one null-window search of the margin E at 0 (``set_objective``);
+    (b) the exact T: bisection on T inside the interval the answer to (a) leaves;
+    (c) every legal card (``cards``): each card's search bounded by (b)'s value;
+    (d) an optimal line (``line``).
+
+    ``progress(stage, result)`` is called after each question with its answer. When a
+    limit stops the analysis the answers found so far are kept and the rest is None
+    (or, for T, the interval proven so far)."""
+    _check_limits(node_budget, deadline, tt_bits)
+    start = time.monotonic()
+    core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    steps: list[tuple[str, float, int]] = []
+    attack = core.side_of_to_act()
+
+    def run(stage: str, fn: Any) -> Any:
+        t0, n0 = time.monotonic(), core.stats()["nodes"]
+        out = fn()
+        steps.append((stage, time.monotonic() - t0, core.stats()["nodes"] - n0))
+        return out
+
+    def left() -> tuple[int | None, float | None]:
+        return _budget_left(core, node_budget, 0), _deadline_left(start, deadline)
+
+    def result(stage: str | None, stopped: str | None, **kw: Any) -> TarotAnalysis:
+        base = dict(made=None, margin_lower=m_lo, margin_upper=m_hi, value=None,
+                    lower=t_lo, upper=t_hi, cards={}, line=None)
+        base.update(kw)
+        return TarotAnalysis(nodes=core.stats()["nodes"], seconds=time.monotonic() - start,
+                             stopped=stopped, stage=stage, steps=steps, **base)
+
+    def stop_reason() -> str:
+        b, d = left()
+        return "node_budget" if b is not None and b <= 0 else "deadline"
+
+    # (a) made or not
+    core.set_objective("margin")
+    m_lo, m_hi = core.bounds()
+    core.set_objective("T")
+    t_lo, t_hi = core.bounds()
+    core.set_objective("margin")
+    b, d = left()
+    made = run("made", lambda: core.probe(0, node_budget=b, deadline=d))
+    if made is None:
+        return result("made", stop_reason())
+    m_lo, m_hi = (max(m_lo, 0), m_hi) if made else (m_lo, min(m_hi, -1))
+    least_made, most_failed = made_T_bounds(state, poignee)
+    if made:
+        t_lo = max(t_lo, least_made)
+    else:
+        t_hi = min(t_hi, most_failed)
+    if progress is not None:
+        progress("made", made)
+    # (b) the exact T
+    core.set_objective("T")
+    b, d = left()
+    value, ok = run("value", lambda: core.value(node_budget=b, deadline=d, lo=t_lo, hi=t_hi))
+    if not ok:
+        t_lo, t_hi = core.last_bounds()
+        return result("value", stop_reason(), made=made)
+    t_lo = t_hi = value
+    if progress is not None:
+        progress("value", value)
+    # (c) every card
+    out: dict[Move, CardResult] = {}
+    if cards:
+        for card in face.cards_of(core.legal_mask()):
+            b, d = left()
+            t0, s0 = time.monotonic(), core.stats()
+            core.play(card)
+            hi, lo = (value, None) if attack else (None, value)
+            v, complete = core.value(node_budget=b, deadline=d, lo=lo, hi=hi, guess=value)
+            blo, bhi = (v, v) if complete else core.last_bounds()
+            core.undo()
+            st = core.stats()
+            move = Move("card", card)
+            out[move] = CardResult(v if complete else None, blo, bhi,
+                                   st["nodes"] - s0["nodes"], complete,
+                                   time.monotonic() - t0,
+                                   stopped=None if complete else stop_reason(),
+                                   tt_hits=st["tt_hits"] - s0["tt_hits"],
+                                   tt_probes=st["tt_probes"] - s0["tt_probes"], card=move)
+            if not complete:
+                break
+        steps.append(("cards", sum(r.seconds for r in out.values()),
+                      sum(r.nodes for r in out.values())))
+        if progress is not None:
+            progress("cards", out)
+        if not all(r.complete for r in out.values()) or len(out) < len(
+                face.cards_of(core.legal_mask())):
+            return result("cards", stop_reason(), made=made, value=value, cards=out)
+    # (d) the line
+    moves = None
+    if line:
+        b, d = left()
+        cards_line = run("line", lambda: _best_line(core, value, node_budget, deadline,
+                                                    start, 0))
+        if cards_line is None:
+            return result("line", stop_reason(), made=made, value=value, cards=out)
+        moves = [Move("card", c) for c in cards_line]
+        if progress is not None:
+            progress("line", moves)
+    return result(None, None, made=made, value=value, cards=out, line=moves)
+
+
 # (most tricks left, horizon) per player count, from the measurements in
 # default_horizon's docstring; None: the exact search to the end
 _HORIZONS = {

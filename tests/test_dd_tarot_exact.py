@@ -1,0 +1,198 @@
+"""The exact Tarot analysis of issue 23 (solver.dd.tarot.analyse and the core's margin
+objective, points-aware merging, sure-point bounds, verified table keys) against the
+brute-force minimax of test_dd_tarot on the Python rules, in 3, 4 and 5 player deals.
+
+Rules: TAROT-COUNT-2 (required points by bouts), TAROT-COUNT-4 (margin, made iff
+E >= 0), TAROT-SCORE-1 (T), TAROT-SCORE-3 (petit au bout), TAROT-EXC-3/5/6 (Excuse),
+TAROT-PLAY-6 (trick winner: master trumps)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from test_dd_tarot import brute_force, final_T, random_endgame
+
+from solver.core import tarot as face
+from solver.dd import tarot as ddt
+from solver.games import tarot as rules
+
+R2 = {0: 112, 1: 102, 2: 82, 3: 72}   # TAROT-COUNT-2, doubled
+BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False}
+
+
+def final_margin(st: rules.TarotState) -> int:
+    """E = P - R(B) of a finished deal in doubled points (TAROT-COUNT-4)."""
+    cnt = st.count()
+    return cnt.points2 - R2[min(cnt.bouts, 3)]
+
+
+def endgames(n: int, count: int, seed: int, left: tuple[int, ...] = (3,)):
+    rng = random.Random(seed)
+    for i in range(count):
+        yield random_endgame(rng, n, left[i % len(left)])
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_margin_and_made_equal_brute_force(n):
+    """The margin objective's exact value and the made probe (E >= 0) equal the
+    exhaustive minimax of E (TAROT-COUNT-2, TAROT-COUNT-4)."""
+    made_seen = {True: 0, False: 0}
+    for st in endgames(n, 250, seed=2300 + n):
+        expect = brute_force(st, {}, final=final_margin)
+        core = face.from_state(st, tt_bits=12)
+        core.set_objective("margin")
+        value, ok = core.value()
+        assert ok and value == expect, (value, expect)
+        core.clear_tt()
+        made = core.probe(0)
+        assert made == (expect >= 0)
+        made_seen[made] += 1
+    assert made_seen[True] > 20 and made_seen[False] > 20
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_analyse_equals_brute_force(n):
+    """analyse: made, the exact T, every card and a line reaching T, each as the
+    brute force says (TAROT-SCORE-1); made agrees with the interval of T it implies."""
+    for i, st in enumerate(endgames(n, 120, seed=2310 + n)):
+        t = brute_force(st, {})
+        e = brute_force(st, {}, final=final_margin)
+        a = ddt.analyse(st, tt_bits=12)
+        assert a.complete and a.made == (e >= 0) and a.value == t
+        assert a.margin_lower <= e <= a.margin_upper
+        least_made, most_failed = ddt.made_T_bounds(st)
+        assert (t >= least_made) if a.made else (t <= most_failed)
+        attack = st.side_of(st.to_act)
+        best = max if attack else min
+        assert best(r.value for r in a.cards.values()) == t
+        if i % 5 == 0:
+            for mv, r in a.cards.items():
+                st.play(mv)
+                assert r.value == brute_force(st, {})
+                st.undo()
+        end = st.copy()
+        for mv in a.line:
+            end.play(mv)
+        assert end.phase == "over" and final_T(end) == t
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_new_techniques_keep_values(n):
+    """Points-aware merging and the Excuse / master-trump sure points change the tree,
+    never the value: each switch alone and all together against the search as it was
+    (``BEFORE``), on endgames of 4 to 6 tricks (5p: 4, 5), for T and for the margin."""
+    configs = [BEFORE, {"merge2": True, "sure_ex": False, "sure_trumps": False},
+               {"merge2": False, "sure_ex": True, "sure_trumps": False},
+               {"merge2": False, "sure_ex": False, "sure_trumps": True}, {}]
+    fewer = 0
+    for i, st in enumerate(endgames(n, 40, seed=2320 + n, left=(4, 5, 6) if n < 5 else (4, 5))):
+        objective = "T" if i % 2 else "margin"
+        values, nodes = [], []
+        for features in configs:
+            core = face.from_state(st, tt_bits=16)
+            core.set_features(**features)
+            core.set_objective(objective)
+            v, ok = core.value(node_budget=20_000_000)
+            assert ok
+            values.append(v)
+            nodes.append(core.stats()["nodes"])
+        assert len(set(values)) == 1, (i, values)
+        fewer += nodes[-1] < nodes[0]
+    assert fewer > 10   # the techniques do cut (a check that they are switched on)
+
+
+def _rename(st: rules.TarotState, rng: random.Random) -> rules.TarotState:
+    """The same game with other dead cards: the low cards of each suit (1-10, T2-T20)
+    re-embedded among the ranks in the same order, so the live cards keep their
+    relative ranks and values, the honours, bouts and the Excuse their identities."""
+    live = sum(st.hands)
+    mapping = {c: c for c in range(78)}
+    groups = [list(range(1, 20))] + [[22 + 14 * s + r for r in range(10)] for s in range(4)]
+    for g in groups:
+        mine = [c for c in g if live >> c & 1]
+        target = sorted(rng.sample(g, len(mine)))
+        mapping.update(zip(mine, target, strict=True))
+    hands = [sum(1 << mapping[c] for c in range(78) if h >> c & 1) for h in st.hands]
+    new = rules.TarotState.for_play(hands, taker=st.taker, contract=st.contract,
+                                    partner=st.partner, called_card=None,
+                                    aside=0, options=st.options,
+                                    chelem_announced=st.chelem_announced)
+    return new
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_dead_cards_do_not_matter(n):
+    """Two positions with the same live cards up to relative rank and different dead
+    cards have the same value and the same table key (key and check word)."""
+    rng = random.Random(2330 + n)
+    done = 0
+    for _ in range(60):
+        deal = rules.deal_cards(n, rng.randrange(1 << 30))
+        hs = rules.HAND_SIZE[n]
+        keep = rng.choice((4, 5))
+        hands = [sum(1 << c for c in h[:keep]) for h in deal.hands]
+        taker = rng.randrange(n)
+        st = rules.TarotState.for_play(hands, taker=taker, contract="garde", aside=0,
+                                       options={"players": n})
+        del hs
+        other = _rename(st, rng)
+        if other.hands == st.hands:
+            continue
+        a = face.from_state(st, tt_bits=14)
+        b = face.from_state(other, tt_bits=14)
+        assert a.table_key() == b.table_key()
+        assert a.value() == b.value()
+        done += 1
+    assert done > 40
+
+
+def test_table_key_has_a_check_word():
+    """The table stores a second, independent 64-bit hash beside the key and a hit
+    needs both (an exact solver never returns a collided entry's value unnoticed)."""
+    rng = random.Random(2340)
+    keys = set()
+    for st in endgames(4, 50, seed=2341, left=(5,)):
+        if st.trick:
+            continue
+        key, check = face.from_state(st, tt_bits=10).table_key()
+        assert key != check
+        keys.add((key, check))
+    assert len(keys) > 30 and len({k for k, _ in keys}) == len({c for _, c in keys})
+    del rng
+
+
+def test_analyse_limits_never_claim_unproven_values():
+    """Stopped by a node budget: what is returned is proven (the true values lie in
+    the intervals), the unanswered questions are None, and ``stopped``/``stage`` say
+    where it stopped."""
+    stopped = 0
+    for st in endgames(4, 40, seed=2350, left=(4,)):
+        t = brute_force(st, {})
+        for budget in (5, 100, 1000):
+            a = ddt.analyse(st, node_budget=budget, tt_bits=12)
+            assert a.lower <= t <= a.upper
+            if a.value is not None:
+                assert a.value == t
+            if a.complete:
+                continue
+            stopped += 1
+            assert a.stopped == "node_budget" and a.stage in ("made", "value", "cards", "line")
+            if a.stage == "made":
+                assert a.made is None and a.value is None
+            if a.stage in ("made", "value"):
+                assert a.value is None and not a.cards
+            for r in a.cards.values():
+                assert r.lower <= r.upper
+                if r.complete:
+                    assert r.value is not None
+    assert stopped > 20
+
+
+def test_objective_switch_errors():
+    st = next(endgames(3, 1, seed=2360))
+    core = face.from_state(st, tt_bits=10)
+    with pytest.raises(ValueError, match="objective"):
+        core.set_objective("points")
+    core.set_objective("margin")
+    assert core.objective == "margin"
