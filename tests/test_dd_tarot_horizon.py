@@ -175,7 +175,7 @@ def test_horizon_zero_or_none_is_exact():
 def test_default_horizon():
     """Exact near the end, a horizon that shrinks as the deal gets longer; the value it
     gives is an estimate (exact=False) or exact (None)."""
-    for n, exact_from in ((3, 9), (4, 7), (5, 6)):
+    for n, exact_from in ((3, 11), (4, 8), (5, 7)):
         hs = rules.HAND_SIZE[n]
         rng = random.Random(4800 + n)
         st = random_endgame(rng, n, hs)
