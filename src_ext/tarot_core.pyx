@@ -246,6 +246,7 @@ cdef struct Pos:
     int objective      # OBJ_T: T of TAROT-SCORE-1; OBJ_MARGIN: E = P - R(B) (doubled)
     int sure_ex        # value_bounds credits the Excuse to its owner's side (>= 2 left)
     int sure_trumps    # value_bounds credits the tricks of master trumps (n points each)
+    int sure_lead      # ... and the leader's sure lead of a plain-suit master
 
 
 cdef enum:
@@ -548,6 +549,47 @@ cdef inline int max_masters(Pos* p, int side, uint64_t other_trumps) noexcept no
     return best
 
 
+cdef int sure_lead_card(Pos* p) noexcept nogil:
+    """The leader's richest plain-suit card that surely wins the trick if he leads it
+    now (-1: none): the highest live card of its suit, and every opponent must follow
+    (holds the suit) or cannot trump (holds no trump), TAROT-PLAY-4/6."""
+    cdef int L = p.tally.leader, s, o, c, best = -1
+    cdef uint64_t sm, top
+    cdef int side = p.side[L]
+    for s in range(4):
+        sm = p.live[1] & (SUIT0 << (14 * s))
+        if not (p.hand[L][1] & sm):
+            continue
+        top = <uint64_t>1 << highest_bit(sm)
+        if not (p.hand[L][1] & top):
+            continue
+        c = 22 + highest_bit(sm)
+        for o in range(p.n):
+            if p.side[o] != side and not (p.hand[o][1] & sm) and (p.hand[o][0] & TRUMPS):
+                c = -1
+                break
+        if c >= 0 and (best < 0 or PTS[c] > PTS[best]):
+            best = c
+    return best
+
+
+cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t other0,
+                                  int lead_card) noexcept nogil:
+    # doubled points surely won by `side` in its sure tricks (value_bounds)
+    cdef int k = 0, kl = 0, credit
+    cdef int L = p.tally.leader
+    cdef uint64_t above = TRUMPS
+    if (own0 & TRUMPS) and not (other0 & EXBIT):
+        k = max_masters(p, side, other0 & TRUMPS)
+        if other0 & TRUMPS:
+            above = TRUMPS & ~((<uint64_t>2 << highest_bit(other0 & TRUMPS)) - 1)
+        kl = popcount64(p.hand[L][0] & above)
+    credit = p.n * k
+    if lead_card >= 0 and p.side[L] == side and kl + 1 > k:
+        credit = PTS[lead_card] + p.n - 1 + p.n * kl
+    return credit
+
+
 cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     """Bounds on the final T reachable from any position: every card not yet
     credited may still go either way (the attack never loses captured points), except
@@ -560,7 +602,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     earlier one's: captured points only grow, live points only shrink, and each "sure"
     fact persists until it is realised), which is why static_eval clamped to them keeps
     them valid bounds of the horizon search's truncated game."""
-    cdef uint64_t l0 = p.live[0], l1 = p.live[1], top, trumps
+    cdef uint64_t l0 = p.live[0], l1 = p.live[1], top = 0, trumps
     cdef uint64_t a0 = p.side_live[1][0], d0 = p.side_live[0][0]
     cdef int i, c
     cdef int base = p.ply - p.ntrick
@@ -576,7 +618,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     cdef int pbpos = 0
     cdef int cmax, cmin
     cdef int att_sure = 0, def_sure = 0     # side surely wins a trick
-    cdef int k
+    cdef int lc, ca, cd
     cdef int hi_p = p.tally.att_pts + lp, hi_b = p.tally.att_bouts + lb
     cdef int lo_p = p.tally.att_pts, lo_b = p.tally.att_bouts
     trumps = l0 & TRUMPS
@@ -592,22 +634,29 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
             if top == (<uint64_t>1 << MONDE):
                 lo_p += 9
                 lo_b += 1
-    if p.sure_trumps and p.ntrick == 0 and trumps:
+    if p.sure_trumps and p.ntrick == 0:
         # master trumps: a trump above every trump of the other side wins the trick it
         # falls in (TAROT-PLAY-6; the other side's Excuse could take a last trick by
         # TAROT-EXC-6, hence the Excuse condition). One seat's cards fall in distinct
         # tricks, so the side surely wins as many tricks as its seat with the most
         # master trumps holds, and every card is worth at least 1 (doubled): n points
-        # a trick (the Excuse's owner gives a half-point card for it, TAROT-EXC-3). The
-        # T21 credited above is one of them: 1 less, its own card counted twice.
-        if not (d0 & EXBIT):
-            k = max_masters(p, 1, d0 & TRUMPS)
-            if k:
-                lo_p += p.n * k - (1 if att_sure and top == (<uint64_t>1 << MONDE) else 0)
-        if not (a0 & EXBIT):
-            k = max_masters(p, 0, a0 & TRUMPS)
-            if k:
-                hi_p -= p.n * k - (1 if def_sure and top == (<uint64_t>1 << MONDE) else 0)
+        # a trick (the Excuse's owner gives a half-point card for it, TAROT-EXC-3).
+        # The leader's sure lead (sure_lead_card) is one more trick of his own, worth
+        # its card and at least 1 for each other card. A T21 credited above is one of
+        # these tricks' cards: 1 less, its own card counted twice.
+        lc = -1
+        if p.sure_lead and p.total_tricks - p.trick_no >= 2:
+            lc = sure_lead_card(p)
+            # the leader's Excuse, credited below as played now, then waits a trick
+            if lc >= 0 and (p.hand[p.tally.leader][0] & EXBIT) \
+                    and p.total_tricks - p.trick_no < 3:
+                lc = -1
+        ca = side_trick_credit(p, 1, a0, d0, lc)
+        cd = side_trick_credit(p, 0, d0, a0, lc)
+        if ca:
+            lo_p += ca - (1 if att_sure and top == (<uint64_t>1 << MONDE) else 0)
+        if cd:
+            hi_p -= cd - (1 if def_sure and top == (<uint64_t>1 << MONDE) else 0)
     if p.sure_ex and p.ntrick == 0 and p.total_tricks - p.trick_no >= 2 and (l0 & EXBIT):
         # the Excuse stays with its owner's side (TAROT-EXC-3): its owner can play it in
         # this trick, not the last; if the other side wins that trick it gets only the
@@ -1071,6 +1120,7 @@ cdef class TarotCore:
         self.use_merge2 = 1
         self.p.sure_ex = 1
         self.p.sure_trumps = 1
+        self.p.sure_lead = 1
         self.p.objective = OBJ_T
         self.hz_trick = NO_HORIZON
         self.acquire_tt(tt_bits)
@@ -1084,9 +1134,10 @@ cdef class TarotCore:
             self.tt_gen = 1
 
     def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True,
-                     bint merge2=True, bint sure_ex=True, bint sure_trumps=True):
+                     bint merge2=True, bint sure_ex=True, bint sure_trumps=True,
+                     bint sure_lead=True):
         """Switch search techniques on/off (for measurements and cross-checks);
-        ``merge2=False, sure_ex=False, sure_trumps=False`` is the search as it was before issue 23's
+        ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False`` is the search as it was before issue 23's
         techniques (the benchmark's baseline). The table is emptied: its bounds
         were proven by the previous search, which is fine, but a clean table keeps the
         measurements apart."""
@@ -1097,6 +1148,7 @@ cdef class TarotCore:
         self.use_merge2 = merge2
         self.p.sure_ex = sure_ex
         self.p.sure_trumps = sure_trumps
+        self.p.sure_lead = sure_lead
         self.clear_tt()
 
     def set_objective(self, str objective):

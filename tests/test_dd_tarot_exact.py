@@ -18,7 +18,7 @@ from solver.dd import tarot as ddt
 from solver.games import tarot as rules
 
 R2 = {0: 112, 1: 102, 2: 82, 3: 72}   # TAROT-COUNT-2, doubled
-BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False}
+BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False}
 
 
 def final_margin(st: rules.TarotState) -> int:

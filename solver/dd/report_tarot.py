@@ -1,0 +1,140 @@
+"""What `atout solve` prints for a Tarot position: the exact answers in an analyst's
+order (issue 23) — (a) is the contract made, (b) the exact T, (c) every legal card's
+value, (d) the optimal line — by :func:`solver.dd.tarot.analyse` under one deadline.
+
+When the exact search cannot finish, what it proved is kept (made or not, an interval
+of T, the cards it finished) and the cards it did not finish are estimated by the
+horizon search (exact play for a few tricks, then the static evaluation), each figure
+labelled: ``exact`` is never true for a value the search did not prove."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..games.base import GameState
+from . import tarot as ddt
+
+DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
+
+
+def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
+            tt_bits: int | None = None, line: bool = True,
+            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The exact analysis as JSON-ready data (see the module docstring); ``progress``
+    gets one plain line per answered question."""
+    start = time.monotonic()
+    seat = state.to_act
+    attack = bool(state.side_of(seat))
+    kw: dict[str, Any] = {} if tt_bits is None else {"tt_bits": tt_bits}
+    if deadline is None:
+        deadline = DEFAULT_DEADLINE
+
+    def said(stage: str, answer: Any) -> None:
+        if progress is None:
+            return
+        t = time.monotonic() - start
+        if stage == "made":
+            progress(f"(a) contract made: {'yes' if answer else 'no'} ({t:.1f} s)")
+        elif stage == "value":
+            progress(f"(b) T = {answer} ({t:.1f} s)")
+        elif stage == "cards":
+            progress(f"(c) every card solved ({t:.1f} s)")
+        elif stage == "line":
+            progress(f"(d) optimal line found ({t:.1f} s)")
+
+    if progress is not None:
+        progress(f"solving exactly (deadline {deadline:g} s): is the contract made...")
+    a = ddt.analyse(state, node_budget=node_budget, deadline=deadline, line=line,
+                    progress=said, **kw)
+    rows = []
+    for move, r in a.cards.items():
+        rows.append({"move": state.move_token(move), "value": r.value,
+                     "lower": r.lower, "upper": r.upper, "exact": bool(r.complete),
+                     "complete": bool(r.complete), "nodes": int(r.nodes),
+                     "seconds": round(r.seconds, 6)})
+    estimated_with = None
+    missing = [m for m in state.legal_moves() if m.kind == "card" and m not in a.cards]
+    if missing:
+        # the cards the exact search did not reach: horizon estimates, labelled
+        estimated_with = ddt.default_horizon(state) or 1
+        est = ddt.solve_cards(state, horizon=estimated_with, only=missing, **kw)
+        for move, r in est.items():
+            rows.append({"move": state.move_token(move), "value": r.value,
+                         "lower": None, "upper": None, "exact": False,
+                         "complete": bool(r.complete), "nodes": int(r.nodes),
+                         "seconds": round(r.seconds, 6), "estimate": True})
+    sign = 1 if attack else -1
+    rows.sort(key=lambda x: (not x["exact"], x["value"] is None, -sign * (x["value"] or 0)))
+    out: dict[str, Any] = {
+        "game": "tarot", "to_act": seat, "side_to_act": "attack" if attack else "defence",
+        "value_meaning": "T, the per-defender amount for the attack (TAROT-SCORE-1)",
+        "made": {"answer": a.made, "exact": a.made is not None,
+                 "margin_lower": a.margin_lower, "margin_upper": a.margin_upper,
+                 "unit": "doubled card points (E = P - R(B), TAROT-COUNT-4)"},
+        "T": {"value": a.value, "lower": a.lower, "upper": a.upper,
+              "exact": a.value is not None},
+        "cards": rows, "cards_estimated_with_horizon": estimated_with,
+        "exact": a.complete and not missing,
+        "stopped": a.stopped, "stopped_at": a.stage,
+        "deadline": deadline, "nodes": int(a.nodes), "seconds": round(a.seconds, 3),
+        "steps": [{"question": q, "seconds": round(s, 4), "nodes": int(n)}
+                  for q, s, n in a.steps],
+    }
+    if a.value is not None:
+        out["value"] = a.value
+    if a.line is not None:
+        out["line"] = [state.move_token(m) for m in a.line]
+    return out
+
+
+def format_analysis(a: dict[str, Any], players: int) -> str:
+    """The text of :func:`analyse`'s result."""
+    why = {"deadline": f"the {a['deadline']:g} s deadline (--deadline)",
+           "node_budget": "the node budget (--node-budget)"}.get(a["stopped"] or "", "")
+    lines = [f"tarot: seat {a['to_act']} to play ({a['side_to_act']}); values are "
+             f"{a['value_meaning']}"]
+    m = a["made"]
+    if m["exact"]:
+        lines.append(f"(a) contract made: {'yes' if m['answer'] else 'no'} (exact)")
+    else:
+        lines.append(f"(a) contract made: unknown (stopped by {why})")
+    t = a["T"]
+    if t["exact"]:
+        lines.append(f"(b) T = {t['value']} (exact)")
+    else:
+        lines.append(f"(b) T in [{t['lower']}, {t['upper']}] (proven; the exact T was "
+                     f"stopped by {why})")
+    exact_cards = [r for r in a["cards"] if r["exact"]]
+    est = a.get("cards_estimated_with_horizon")
+    head = "(c) every legal card:"
+    if est is not None:
+        some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
+        head += (f"{some} ESTIMATES (exact play for {est} more trick(s), then a static "
+                 "evaluation; not bounded by the proven T)")
+    else:
+        head += " exact"
+    lines.append(head)
+    lines.append(f"  {'card':>5}  {'T':>6}  {'':8}  {'nodes':>12}  {'time (s)':>9}")
+    for r in a["cards"]:
+        if r["exact"]:
+            v, label = str(r["value"]), "exact"
+        elif r["value"] is not None:
+            v, label = str(r["value"]), "estimate"
+        else:
+            v, label = "-", "stopped"
+        lines.append(f"  {r['move']:>5}  {v:>6}  {label:8}  {r['nodes']:>12,}  "
+                     f"{r['seconds']:>9.4f}")
+    if a.get("line"):
+        lines.append("(d) optimal line (one trick per group):")
+        toks = a["line"]
+        first = players - a.get("trick_len", 0)
+        groups = [toks[:first]] + [toks[i:i + players] for i in range(first, len(toks), players)]
+        lines.append("  " + " | ".join(" ".join(g) for g in groups if g))
+    elif a["stopped"] is None:
+        pass
+    else:
+        lines.append("(d) optimal line: not found before the stop")
+    lines.append(f"nodes {a['nodes']:,}, {a['seconds']:.1f} s")
+    return "\n".join(lines)
