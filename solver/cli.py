@@ -160,9 +160,9 @@ def _horizon_value(ctx, param, value):
 @click.option("--no-line", is_flag=True, help="Skip the optimal line.")
 @click.option("--node-budget", type=click.IntRange(1), default=None,
               help="Stop each search after this many nodes.")
-@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=120.0,
-              show_default=True,
-              help="Stop each search after this many seconds (it then says so).")
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
+              help="Stop after this many seconds (it then says what it proved). Default: "
+                   "Tarot's exact analysis 20 s in all, other searches 120 s each.")
 @click.option("--tt-bits", type=click.IntRange(4, 28), default=None,
               help="Transposition table size: 2**bits entries.")
 @click.option("--horizon", default="auto", show_default=True, callback=_horizon_value,
@@ -192,12 +192,14 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
         state, where = position_from_record(record, at)
         result["position"] = where
         if not state.is_over():
-            result["analysis"] = analyse(state, node_budget, deadline, tt_bits,
-                                         line=not no_line, horizon=horizon)
+            result["analysis"] = analyse(
+                state, node_budget, deadline, tt_bits, line=not no_line, horizon=horizon,
+                progress=None if as_json else (lambda s: click.echo(f"atout: {s}", err=True)))
             result["analysis"]["trick_len"] = len(getattr(state, "trick", []))
         if want_table:
             result["table"] = table_of(record.deal, record.game, record.options,
-                                       record.dealer, node_budget, tt_bits, deadline, horizon)
+                                       record.dealer, node_budget, tt_bits,
+                                       120.0 if deadline is None else deadline, horizon)
         game, players_n = record.game, len(record.deal.hands)
     else:
         if game is None:
@@ -205,8 +207,8 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
         opts = game_options(players, variant, option)
         deal = Deal.from_text(text, DECKS[game])
         get_game(game).new_state(options=opts, dealer=dealer, deal=deal)  # validates
-        result["table"] = table_of(deal, game, opts, dealer, node_budget, tt_bits, deadline,
-                                   horizon)
+        result["table"] = table_of(deal, game, opts, dealer, node_budget, tt_bits,
+                                   120.0 if deadline is None else deadline, horizon)
         players_n = len(deal.hands)
     if as_json:
         click.echo(json.dumps(result, default=str))

@@ -44,7 +44,8 @@ def test_solve_tarot_endgame_from_stdin_text_output():
     text = (EXAMPLES / "tarot4.txt").read_text()
     res = run("solve", "-", "--at", "70", input=text)
     assert res.exit_code == 0, res.output
-    assert "position value:" in res.output and "optimal line" in res.output
+    assert "(a) contract made: no (exact)" in res.output and "(b) T = " in res.output
+    assert "(d) optimal line" in res.output
 
 
 @pytest.mark.parametrize("args,input,message", [
@@ -104,8 +105,35 @@ def test_solve_works_on_every_sample_deal(example):
     assert all(c["complete"] == (c["value"] is not None) for c in a["cards"])
 
 
-@pytest.mark.parametrize("example,game", [("tarot4.txt", "tarot"),
-                                          ("tarocchini_terziglio.txt", "tarocchini")])
+def test_solve_tarot_first_lead_is_exact_within_the_deadline():
+    """Issue 23: at a Tarot first lead the default is the exact analysis in an
+    analyst's order; what the deadline stopped is labelled: made is exact, T an
+    interval, the cards horizon estimates (``exact`` false), never an unproven
+    figure called exact (TAROT-COUNT-4, TAROT-SCORE-1)."""
+    res = run("solve", str(EXAMPLES / "tarot4.txt"), "--at", "play", "--deadline", "1",
+              "--json")
+    assert res.exit_code == 0, res.output
+    a = json.loads(res.output)["analysis"]
+    assert a["made"] == {**a["made"], "answer": False, "exact": True}
+    assert a["T"]["exact"] is False and a["T"]["value"] is None
+    assert a["T"]["lower"] <= a["T"]["upper"] <= -1
+    assert a["exact"] is False and a["stopped"] == "deadline" and a["stopped_at"] == "value"
+    assert a["cards"] and all(c["exact"] is False and c.get("estimate") for c in a["cards"])
+    assert "value" not in a and "line" not in a
+    text = run("solve", str(EXAMPLES / "tarot4.txt"), "--at", "play", "--deadline",
+               "1").output
+    assert "(a) contract made: no (exact)" in text and "(b) T in [" in text
+    assert "ESTIMATES" in text and "estimate" in text
+    # a later position: everything exact, the line included
+    a = json.loads(run("solve", str(EXAMPLES / "tarot4.txt"), "--at", "27",
+                       "--json").output)["analysis"]
+    assert a["exact"] and a["T"]["exact"] and a["value"] == a["T"]["value"]
+    assert all(c["exact"] for c in a["cards"]) and a["line"]
+    assert max(c["value"] for c in a["cards"]) == a["value"] or \
+        min(c["value"] for c in a["cards"]) == a["value"]
+
+
+@pytest.mark.parametrize("example,game", [("tarocchini_terziglio.txt", "tarocchini")])
 def test_solve_defaults_to_the_games_horizon_where_exact_is_out_of_reach(example, game):
     # --horizon auto (default): a full deal's first lead gets labelled estimates at
     # once instead of an exact search stopped by the deadline

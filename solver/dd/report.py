@@ -58,18 +58,31 @@ def _is_card_token(state: GameState, token: str) -> bool:
         return False
 
 
+DEFAULT_DEADLINE = 120.0   # seconds per search (Tarot's exact analysis: report_tarot)
+
+
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int | None = None, line: bool = True,
-            horizon: int | str | None = None) -> dict[str, Any]:
+            horizon: int | str | None = None, progress: Any = None) -> dict[str, Any]:
     """Value of every legal card (best first for the seat to act) and an optimal line.
     With ``horizon`` (Tarot, Tarocchini) the values are estimates: exact play for that
     many tricks after the current one, then the game's static evaluation; no line.
     ``horizon="auto"``: the game's ``default_horizon`` (exact where that is quick; in
-    every game without a horizon search, exact)."""
+    every game without a horizon search, exact). Tarot with ``"auto"`` or None: the
+    exact analysis of ``report_tarot`` (made, T, every card, line; ``progress`` gets
+    a line per answer). ``deadline`` None: the default of the game's analysis."""
     if state.is_over():
         raise AtoutError("the deal is over: nothing to solve")
     if getattr(state, "phase", "play") != "play":
         raise AtoutError(f"the position is not in the card play (phase {state.phase!r})")
+    if state.game == "tarot" and horizon in ("auto", None):
+        # Tarot: the exact answers in an analyst's order (made, T, cards, line) under
+        # one deadline, with labelled estimates only for what it could not prove
+        from . import report_tarot
+        return report_tarot.analyse(state, node_budget, deadline, tt_bits, line,
+                                    progress=progress)
+    if deadline is None:
+        deadline = DEFAULT_DEADLINE
     mod = module_for(state.game)
     limits: dict[str, Any] = {"node_budget": node_budget, "deadline": deadline}
     if tt_bits is not None:
@@ -122,6 +135,9 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
 
 def format_analysis(a: dict[str, Any], players: int) -> str:
+    if a.get("game") == "tarot" and "made" in a:
+        from . import report_tarot
+        return report_tarot.format_analysis(a, players)
     lines = [f"{a['game']}: seat {a['to_act']} to play ({a['side_to_act'] or 'n/a'}); "
              f"values are {a['value_meaning']}"]
     if not a.get("exact", True):

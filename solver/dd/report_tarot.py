@@ -76,6 +76,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         "T": {"value": a.value, "lower": a.lower, "upper": a.upper,
               "exact": a.value is not None},
         "cards": rows, "cards_estimated_with_horizon": estimated_with,
+        "horizon": estimated_with,
         "exact": a.complete and not missing,
         "stopped": a.stopped, "stopped_at": a.stage,
         "deadline": deadline, "nodes": int(a.nodes), "seconds": round(a.seconds, 3),
