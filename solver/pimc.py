@@ -122,8 +122,13 @@ class _CardAgent(Agent):
     def __init__(self, seed: int = 0, node_budget: int | None = None,
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
-                 horizon: int | str = "auto"):
+                 horizon: int | str = "auto", search: str = "now"):
         super().__init__(seed)
+        if search not in ("now", "before"):
+            raise OptionError(f"search must be now or before, got {search!r}")
+        # Tarot: "before" is the double-dummy search and horizon table as they were
+        # before issue 23 (solver.dd.tarot.BEFORE_FEATURES), to measure against it
+        self.search = search
         if bidding not in ("heuristic", "sim"):
             raise OptionError(f"bidding must be heuristic or sim, got {bidding!r}")
         if not (horizon in HORIZON_CHOICES
@@ -156,7 +161,10 @@ class _CardAgent(Agent):
         """Tricks searched exactly before the static evaluation (None: to the end)."""
         if self.horizon == "exact" or not dd.supports_horizon(state.game):
             return None           # this game's search always runs to the end
-        auto = dd.module_for(state.game).default_horizon(state)
+        if self.search != "now" and state.game == "tarot":
+            auto = dd.module_for(state.game).default_horizon(state, search=self.search)
+        else:
+            auto = dd.module_for(state.game).default_horizon(state)
         if auto is None or self.horizon == "auto":
             return auto
         return self.horizon
@@ -186,6 +194,10 @@ class _CardAgent(Agent):
             limits["horizon"] = horizon
         if only is not None:
             limits["only"] = only
+        if self.search != "now":
+            if state.game != "tarot":
+                raise OptionError(f"search={self.search} applies to tarot only")
+            limits["search"] = self.search
         return dd.solve_cards(state, **limits)
 
     def fallback(self, state: GameState, seat: int, cards: list[Move]) -> Move:
@@ -244,8 +256,8 @@ class PimcAgent(_CardAgent):
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
-                 prune: bool = True):
-        super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon)
+                 prune: bool = True, search: str = "now"):
+        super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
         for name, flag in (("auction", auction), ("prune", prune)):
             if flag not in (True, False, 0, 1):
                 raise OptionError(f"pimc: {name} must be true or false, got {flag!r}")

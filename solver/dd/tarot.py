@@ -84,8 +84,21 @@ def _check_horizon(horizon: Any) -> None:
                           f"after the current one; 0 or None = to the end), got {horizon!r}")
 
 
-def _core(state: Any, tt_bits: int, poignee: int | None, horizon: int | None) -> Any:
+# the core's switches that give the search as it was before issue 23's techniques
+# (points-aware merging, Excuse / master-trump / sure-lead bounds): ``search="before"``
+# of solve_cards and default_horizon, for benchmarks and matches against it
+BEFORE_FEATURES = {"merge2": False, "sure_ex": False, "sure_trumps": False,
+                   "sure_lead": False}
+SEARCHES = ("now", "before")
+
+
+def _core(state: Any, tt_bits: int, poignee: int | None, horizon: int | None,
+          search: str = "now") -> Any:
     core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    if search == "before":
+        core.set_features(**BEFORE_FEATURES)
+    elif search != "now":
+        raise OptionError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
     core.set_horizon(horizon)
     return core
 
@@ -154,17 +167,20 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
                 tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
-                horizon: int | None = None, only: Any = None) -> dict[Move, CardResult]:
+                horizon: int | None = None, only: Any = None,
+                search: str = "now") -> dict[Move, CardResult]:
     """Exact value T after each legal card of the seat to act (one shared table; each
     card's ``nodes``/``seconds`` are those of its own search, after the position's).
     ``horizon``: as in :func:`solve` (one horizon, fixed from the state's trick, for
     the position and every card; values are then estimates, ``exact=False``).
     ``only``: solve just these card moves, without the position's value first (the
-    other cards are left out)."""
+    other cards are left out). ``search="before"``: the search as it was before issue
+    23 (``BEFORE_FEATURES``; same values, more nodes; horizon values may differ a
+    little, the static evaluation being clamped into looser bounds)."""
     _check_limits(node_budget, deadline, tt_bits)
     _check_horizon(horizon)
     start = time.monotonic()
-    core = _core(state, tt_bits, poignee, horizon)
+    core = _core(state, tt_bits, poignee, horizon, search)
     exact = not core.truncated()
     out: dict[Move, CardResult] = {}
     wanted = None if only is None else {m.value for m in only}
@@ -379,7 +395,15 @@ _HORIZONS = {
 }
 
 
-def default_horizon(state: Any) -> int | None:
+# the table before issue 23 (default_horizon(state, search="before"))
+_HORIZONS_BEFORE = {
+    3: ((9, None), (10, 5), (12, 4), (16, 3), (22, 2), (24, 1)),
+    4: ((7, None), (9, 3), (13, 2), (18, 1)),
+    5: ((6, None), (7, 3), (10, 2), (15, 1)),
+}
+
+
+def default_horizon(state: Any, search: str = "now") -> int | None:
     """Horizon for ``solve_cards`` of one sampled world of ``state`` (e.g. in pimc):
     None (exact search to the end) when that is cheap at this point, else the largest
     horizon whose median cost stays around 50k-150k nodes.
@@ -408,7 +432,8 @@ def default_horizon(state: Any) -> int | None:
     (5p) tricks left (table ``_HORIZONS``), the horizons above unchanged."""
     n = state.players
     left = face.HAND_SIZE.get(n, 0) - state.trick_no()  # the current trick included
-    for most, horizon in _HORIZONS.get(n, ()):
+    table = _HORIZONS_BEFORE if search == "before" else _HORIZONS
+    for most, horizon in table.get(n, ()):
         if left <= most:
             return horizon
     return 1
