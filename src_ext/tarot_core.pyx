@@ -12,6 +12,32 @@ X" is a mask operation. Points are doubled (half points are integers).
 
 This module never imports the Python game modules: the face ``solver.core.tarot``
 validates a position and hands it over as plain integers and masks.
+
+Full-deal search (issue 23), kept and measured (made/fail probe, 20 4p positions
+reached by the heuristic player from benchmarks/deals/tarot4_play.txt, median nodes,
+before -> after; benchmarks/dd_tarot.py has the full tables):
+
+* objective ``margin`` (E = P - R(B)): made/fail is one probe at 0 instead of T >= 1
+  (same tree where no petit-au-bout or chelem term decides; it is also what "made"
+  means);
+* verified table keys: a second, independent 64-bit hash (``check``) stored and
+  compared beside the key (a wrong value now needs two 64-bit collisions at once);
+  entries 24 -> 32 bytes, two a cache line; nodes unchanged;
+* points-aware merging of runs (``merge2``): 10 left 14.3k -> 13.0k, 12 left
+  345k -> 307k;
+* sure points in ``value_bounds``: the Excuse to its owner's side (``sure_ex``), the
+  master trumps' tricks at n points each (``sure_trumps``), the leader's sure lead of
+  a plain-suit master (``sure_lead``). All together: 8 left 1,739 -> 464 (x1.6
+  median ratio), 10 left 14.3k -> 8.3k (x2.4), 11 left 57.8k -> 19.6k (x2.4), 12 left
+  345k -> 203k (x2.1).
+* found on the way: the old merging took T1 and T21 for one card when no trump
+  between them was live (both worth 4.5): not the same card for petit au bout.
+  T1 and the Excuse are never merged now.
+
+Not yet done (what the nodes are spent on: made proofs, where every defence card is
+searched at each of the three defenders' turns; first-move cutoffs are 97-100%, the
+table hit rate 60-90% at trick boundaries): a table abstraction beyond relative ranks
+(partition search / winning ranks), quasi-symmetry entries, threads.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
@@ -549,34 +575,59 @@ cdef inline int max_masters(Pos* p, int side, uint64_t other_trumps) noexcept no
     return best
 
 
-cdef int sure_lead_card(Pos* p) noexcept nogil:
-    """The leader's richest plain-suit card that surely wins the trick if he leads it
-    now (-1: none): the highest live card of its suit, and every opponent must follow
-    (holds the suit) or cannot trump (holds no trump), TAROT-PLAY-4/6."""
-    cdef int L = p.tally.leader, s, o, c, best = -1
-    cdef uint64_t sm, top
+cdef int quick_tricks(Pos* p, int* count) noexcept nogil:
+    """The leader's quick tricks in the plain suits (DDS's quick tricks): in each suit,
+    the run of top live cards he holds. He cashes them from the top and keeps the lead
+    as long as every other seat holding trumps must follow (TAROT-PLAY-4: a void seat
+    with trumps must trump, and a partner's trump would take the lead); seats without
+    trumps cannot take them. One more trick is his side's where only partners could
+    trump: the lead may pass, so it ends the sequence. Returns the doubled points of
+    his cards in those tricks, ``count`` their number."""
+    cdef int L = p.tally.leader, s, o, c, q, k, m_all, m_opp, pts = 0, extra = 0
+    cdef uint64_t sm, run
     cdef int side = p.side[L]
+    count[0] = 0
     for s in range(4):
         sm = p.live[1] & (SUIT0 << (14 * s))
         if not (p.hand[L][1] & sm):
             continue
-        top = <uint64_t>1 << highest_bit(sm)
-        if not (p.hand[L][1] & top):
-            continue
-        c = 22 + highest_bit(sm)
+        m_all = 99
+        m_opp = 99
         for o in range(p.n):
-            if p.side[o] != side and not (p.hand[o][1] & sm) and (p.hand[o][0] & TRUMPS):
-                c = -1
+            if o != L and (p.hand[o][0] & TRUMPS):
+                k = popcount64(p.hand[o][1] & sm)
+                if k < m_all:
+                    m_all = k
+                if p.side[o] != side and k < m_opp:
+                    m_opp = k
+        run = sm
+        q = 0
+        while run and q < m_opp:
+            c = highest_bit(run)
+            if not (p.hand[L][1] >> c) & 1:
                 break
-        if c >= 0 and (best < 0 or PTS[c] > PTS[best]):
-            best = c
-    return best
+            if q < m_all:
+                pts += PTS[22 + c]
+                count[0] += 1
+            elif PTS[22 + c] + 1 > extra:
+                extra = PTS[22 + c] + 1     # its card, and a count of 1 for the trick
+                break
+            else:
+                break
+            q += 1
+            run &= ~(<uint64_t>1 << c)
+    if extra:
+        pts += extra - 1
+        count[0] += 1
+    return pts
 
 
 cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t other0,
-                                  int lead_card) noexcept nogil:
-    # doubled points surely won by `side` in its sure tricks (value_bounds)
-    cdef int k = 0, kl = 0, credit
+                                  int lead_pts, int lead_q) noexcept nogil:
+    # doubled points surely won by `side` in its sure tricks (value_bounds): the master
+    # trumps' tricks (n each), or, for the leader's side, the leader's quick tricks
+    # (his cards' points and 1 for each other card) then his own master trumps
+    cdef int k = 0, kl = 0, credit, lead
     cdef int L = p.tally.leader
     cdef uint64_t above = TRUMPS
     if (own0 & TRUMPS) and not (other0 & EXBIT):
@@ -585,8 +636,10 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
             above = TRUMPS & ~((<uint64_t>2 << highest_bit(other0 & TRUMPS)) - 1)
         kl = popcount64(p.hand[L][0] & above)
     credit = p.n * k
-    if lead_card >= 0 and p.side[L] == side and kl + 1 > k:
-        credit = PTS[lead_card] + p.n - 1 + p.n * kl
+    if lead_q > 0 and p.side[L] == side:
+        lead = lead_pts + (p.n - 1) * lead_q + p.n * kl
+        if lead > credit:
+            credit = lead
     return credit
 
 
@@ -618,7 +671,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     cdef int pbpos = 0
     cdef int cmax, cmin
     cdef int att_sure = 0, def_sure = 0     # side surely wins a trick
-    cdef int lc, ca, cd
+    cdef int lq, lpts, ca, cd
     cdef int hi_p = p.tally.att_pts + lp, hi_b = p.tally.att_bouts + lb
     cdef int lo_p = p.tally.att_pts, lo_b = p.tally.att_bouts
     trumps = l0 & TRUMPS
@@ -641,18 +694,22 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
         # tricks, so the side surely wins as many tricks as its seat with the most
         # master trumps holds, and every card is worth at least 1 (doubled): n points
         # a trick (the Excuse's owner gives a half-point card for it, TAROT-EXC-3).
-        # The leader's sure lead (sure_lead_card) is one more trick of his own, worth
-        # its card and at least 1 for each other card. A T21 credited above is one of
+        # The leader's quick tricks (quick_tricks) are more tricks of his own, worth
+        # his cards and at least 1 for each other card, then his master trumps (not
+        # on the 5p opening lead, whose called suit may be forbidden, TAROT-CALL-6). A T21 credited above is one of
         # these tricks' cards: 1 less, its own card counted twice.
-        lc = -1
-        if p.sure_lead and p.total_tricks - p.trick_no >= 2:
-            lc = sure_lead_card(p)
-            # the leader's Excuse, credited below as played now, then waits a trick
-            if lc >= 0 and (p.hand[p.tally.leader][0] & EXBIT) \
-                    and p.total_tricks - p.trick_no < 3:
-                lc = -1
-        ca = side_trick_credit(p, 1, a0, d0, lc)
-        cd = side_trick_credit(p, 0, d0, a0, lc)
+        lq = 0
+        lpts = 0
+        if p.sure_lead and p.total_tricks - p.trick_no >= 2 \
+                and not (p.restrict_first and p.trick_no == 0):
+            lpts = quick_tricks(p, &lq)
+            # the leader's Excuse, credited below as played in this trick, then waits
+            # for the trick after his quick tricks, which must not be the last
+            if lq > 0 and (p.hand[p.tally.leader][0] & EXBIT) \
+                    and lq + 2 > p.total_tricks - p.trick_no:
+                lq = 0
+        ca = side_trick_credit(p, 1, a0, d0, lpts, lq)
+        cd = side_trick_credit(p, 0, d0, a0, lpts, lq)
         if ca:
             lo_p += ca - (1 if att_sure and top == (<uint64_t>1 << MONDE) else 0)
         if cd:
