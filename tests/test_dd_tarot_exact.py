@@ -196,3 +196,15 @@ def test_objective_switch_errors():
         core.set_objective("points")
     core.set_objective("margin")
     assert core.objective == "margin"
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_analyse_threads_same_values(n):
+    """threads=2: the cards are searched in two threads with their own tables; the
+    same made, T and card values as one thread."""
+    for st in endgames(n, 15, seed=2370 + n, left=(4,)):
+        one = ddt.analyse(st, tt_bits=14, line=False)
+        two = ddt.analyse(st, tt_bits=14, line=False, threads=2)
+        assert (one.made, one.value) == (two.made, two.value)
+        assert {m: r.value for m, r in one.cards.items()} == \
+            {m: r.value for m, r in two.cards.items()}

@@ -21,7 +21,7 @@ DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive us
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int | None = None, line: bool = True,
-            progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+            progress: Callable[[str], None] | None = None, threads: int = 1) -> dict[str, Any]:
     """The exact analysis as JSON-ready data (see the module docstring); ``progress``
     gets one plain line per answered question."""
     start = time.monotonic()
@@ -47,7 +47,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     if progress is not None:
         progress(f"solving exactly (deadline {deadline:g} s): is the contract made...")
     a = ddt.analyse(state, node_budget=node_budget, deadline=deadline, line=line,
-                    progress=said, **kw)
+                    progress=said, threads=threads, **kw)
     rows = []
     for move, r in a.cards.items():
         rows.append({"move": state.move_token(move), "value": r.value,

@@ -276,7 +276,7 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
 
 def analyse(state: Any, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
-            cards: bool = True, line: bool = True,
+            cards: bool = True, line: bool = True, threads: int = 1,
             progress: Any = None) -> TarotAnalysis:
     """The exact analysis of a Tarot play-phase ``state`` in an analyst's order, one
     shared table and one node budget / deadline for the whole (each later question is
@@ -289,7 +289,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
 
     ``progress(stage, result)`` is called after each question with its answer. When a
     limit stops the analysis the answers found so far are kept and the rest is None
-    (or, for T, the interval proven so far)."""
+    (or, for T, the interval proven so far). ``threads``: (c)'s cards are searched in
+    that many threads, each with its own core and table (the same values; each
+    thread's searches get the node budget left at (c)'s start, shared equally)."""
+    from .. import parallel
+
+    parallel.check_threads(threads)
     _check_limits(node_budget, deadline, tt_bits)
     start = time.monotonic()
     core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
@@ -347,31 +352,59 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # (c) every card
     out: dict[Move, CardResult] = {}
     if cards:
-        for card in face.cards_of(core.legal_mask()):
-            b, d = left()
-            t0, s0 = time.monotonic(), core.stats()
-            core.play(card)
-            hi, lo = (value, None) if attack else (None, value)
-            v, complete = core.value(node_budget=b, deadline=d, lo=lo, hi=hi, guess=value)
-            blo, bhi = (v, v) if complete else core.last_bounds()
-            core.undo()
-            st = core.stats()
+        hi, lo = (value, None) if attack else (None, value)
+
+        def card_value(c: Any, card: int, budget: int | None) -> CardResult:
+            t0, s0 = time.monotonic(), c.stats()
+            c.play(card)
+            v, complete = c.value(node_budget=budget, deadline=_deadline_left(start, deadline),
+                                  lo=lo, hi=hi, guess=value)
+            blo, bhi = (v, v) if complete else c.last_bounds()
+            c.undo()
+            st = c.stats()
             move = Move("card", card)
-            out[move] = CardResult(v if complete else None, blo, bhi,
-                                   st["nodes"] - s0["nodes"], complete,
-                                   time.monotonic() - t0,
-                                   stopped=None if complete else stop_reason(),
-                                   tt_hits=st["tt_hits"] - s0["tt_hits"],
-                                   tt_probes=st["tt_probes"] - s0["tt_probes"], card=move)
-            if not complete:
-                break
+            return CardResult(v if complete else None, blo, bhi, st["nodes"] - s0["nodes"],
+                              complete, time.monotonic() - t0,
+                              stopped=None if complete else "deadline",
+                              tt_hits=st["tt_hits"] - s0["tt_hits"],
+                              tt_probes=st["tt_probes"] - s0["tt_probes"], card=move)
+
+        legal = face.cards_of(core.legal_mask())
+        if threads == 1:
+            for card in legal:
+                r = card_value(core, card, _budget_left(core, node_budget, 0))
+                if not r.complete:
+                    r.stopped = stop_reason()
+                out[r.card] = r
+                if not r.complete:
+                    break
+        else:
+            share = None if node_budget is None else max(
+                1, (node_budget - core.stats()["nodes"]) // threads)
+            own = parallel.per_thread(lambda _: face.from_state(state, tt_bits=tt_bits,
+                                                                poignee=poignee))
+            spent: dict[int, int] = {}
+
+            def job(card: int) -> CardResult:
+                c = own(0)
+                base = spent.setdefault(id(c), c.stats()["nodes"])
+                budget = None if share is None else max(0, share - (c.stats()["nodes"] - base))
+                r = card_value(c, card, budget if budget is None or budget > 0 else 1)
+                if not r.complete and share is not None and \
+                        c.stats()["nodes"] - base >= share:
+                    r.stopped = "node_budget"
+                return r
+
+            for r in parallel.ordered_map(job, legal, threads):
+                out[r.card] = r
         steps.append(("cards", sum(r.seconds for r in out.values()),
                       sum(r.nodes for r in out.values())))
         if progress is not None:
             progress("cards", out)
-        if not all(r.complete for r in out.values()) or len(out) < len(
-                face.cards_of(core.legal_mask())):
-            return result("cards", stop_reason(), made=made, value=value, cards=out)
+        if not all(r.complete for r in out.values()) or len(out) < len(legal):
+            first_stop = next((r.stopped for r in out.values() if not r.complete), None)
+            return result("cards", first_stop or stop_reason(), made=made, value=value,
+                          cards=out)
     # (d) the line
     moves = None
     if line:
