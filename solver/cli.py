@@ -342,7 +342,8 @@ def _check_record_flags(record, game, players, variant, option, dealer) -> None:
 @cli.command()
 @click.argument("game", type=GAME_CHOICE)
 @click.option("--hand", required=True, help='The seat\'s cards, e.g. "JH 9H AS TS KD 7C 8C QC".')
-@click.option("--seat", type=int, default=0, show_default=True)
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="The seat (0 to players-1, in the deal's seat order) whose hand is --hand.")
 @click.option("--dealer", type=int, default=None, help="Dealer seat (default: the one "
               "that makes SEAT the next to speak after --auction).")
 @click.option("--players", type=int, default=None, help="Tarot: 3, 4 or 5 players.")
