@@ -49,7 +49,8 @@ from .schemas import SCHEMA_VERSION
 MAX_ERROR = 300  # characters of an error message (never the whole bad input back)
 MAX_SEED = 2**32 - 1
 
-COMMANDS = ("move", "legal", "solve", "evaluate", "version", "quit")
+COMMANDS = ("move", "legal", "solve", "evaluate", "version", "quit", "new_game", "observe",
+            "close")
 # The agent a request gets when it names none: PIMC over 100 worlds; in Coinche and
 # Belote the worlds follow the auction (measured against uniform worlds, duplicate:
 # Coinche +11.0 [+5.9, +16.2] points per deal over 800 deals, Belote +4.9 [+1.3, +8.6]
@@ -106,6 +107,10 @@ _JSON_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "an 
 def _state(req: dict[str, Any]):
     from .games import state_from_record
     from .notation import Record, parse_record
+
+    if req.get("view") is not None:  # one seat's view (solver/view.py)
+        from .view import request_state
+        return request_state(req)
 
     rec = _field(req, "record", (str, dict), None, required=True)
     record = parse_record(json.dumps(rec) if isinstance(rec, dict) else rec)
@@ -242,6 +247,8 @@ def handle_line(line: str | bytes) -> dict[str, Any]:
     if cmd == "quit":
         raise Stop(reply | {"ok": True})
     handler = HANDLERS.get(cmd) if isinstance(cmd, str) else None
+    if cmd in ("new_game", "observe", "close") or (cmd == "move" and "session" in req):
+        from .session import handle_sync as handler  # game sessions (solver/session.py)
     if handler is None:
         return _error(reply, f"unknown cmd {_short(cmd, 40)} (known: {', '.join(COMMANDS)})")
     try:

@@ -560,3 +560,24 @@ def _redraw(view, state, i, tok, move, where, check=None):
             return w
     raise AtoutError(f"{where}: no deal consistent with the view allows this move "
                      f"(a void or a shown card contradicted?)")
+
+
+def request_state(req: dict[str, Any]):
+    """The state of a protocol request's ``view`` (the seat to act must be the view's
+    seat for ``move``)."""
+    src = req.get("view")
+    if not isinstance(src, (str, dict)):
+        raise AtoutError("field 'view' must be a string or an object")
+    if isinstance(src, str) and len(src) > 100_000:
+        raise AtoutError("field 'view' is too long")
+    view = parse_view(src)
+    if req.get("record") is not None:
+        raise AtoutError("give a record or a view, not both")
+    state = state_from_view(view)
+    if req.get("cmd") == "move":
+        if req.get("seat") is None:
+            req["seat"] = view.seat
+        if state.to_act is not None and state.to_act != view.seat:
+            raise AtoutError(f"it is seat {state.to_act}'s turn, not the view's seat "
+                             f"{view.seat}'s")
+    return state
