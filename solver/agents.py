@@ -10,6 +10,7 @@ Agents are built from a spec string ``NAME[:key=value,...]``, e.g. ``random``,
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 from abc import ABC, abstractmethod
 from typing import Any
@@ -67,15 +68,53 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, parse_options(params)
 
 
-def make_agent(spec: str, seed: int = 0) -> Agent:
-    """An agent from its spec string."""
-    name, params = parse_spec(spec)
+# agent options that mean something only in some games (the horizon search exists in
+# Tarot and Tarocchini; world inference from the auction in these four)
+GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
+                 "auction": ("coinche", "belote", "tarot", "tarocchini")}
+
+
+def agent_options(name: str) -> list[str]:
+    """The options agent ``name`` takes (its constructor's keywords but ``seed``)."""
     module, _, cls = AGENTS[name].partition(":")
+    factory = getattr(importlib.import_module(module), cls)
     try:
-        factory = getattr(importlib.import_module(module), cls)
+        params = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return []
+    return [p for p, v in params.items() if p != "seed" and v.kind in (
+        v.POSITIONAL_OR_KEYWORD, v.KEYWORD_ONLY)]
+
+
+def check_spec(spec: str, game: str | None = None) -> None:
+    """Refuse, before any play, an agent spec with an unknown name or option, or (with
+    ``game``) an option that means nothing in that game (``pimc:horizon=3`` in
+    Coinche)."""
+    if not isinstance(spec, str):
+        raise OptionError(f"an agent spec is a string, got {type(spec).__name__}")
+    name, params = parse_spec(spec)
+    try:
+        known = agent_options(name)
     except (ImportError, AttributeError):
         raise OptionError(f"agent {name!r} is not available in this build") from None
+    for key in params:
+        if key not in known:
+            raise OptionError(f"agent {name}: unknown option {key!r} "
+                              f"(known: {', '.join(known) if known else 'none'})")
+        games = GAME_SPECIFIC.get(key)
+        if game is not None and games is not None and game not in games:
+            raise OptionError(f"agent {name}: option {key!r} means nothing in {game} "
+                              f"(only in {', '.join(games)})")
+
+
+def make_agent(spec: str, seed: int = 0, game: str | None = None) -> Agent:
+    """An agent from its spec string (``game``: refuse options that mean nothing
+    there)."""
+    check_spec(spec, game)
+    name, params = parse_spec(spec)
+    module, _, cls = AGENTS[name].partition(":")
+    factory = getattr(importlib.import_module(module), cls)
     try:
         return factory(seed=seed, **params)
-    except TypeError as e:
-        raise OptionError(f"agent {spec!r}: {e}") from None
+    except TypeError as e:  # a value of the wrong kind, in the agent's own words
+        raise OptionError(f"agent {spec!r}: {str(e).split('(', 1)[0]}") from None

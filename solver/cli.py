@@ -15,6 +15,59 @@ from .games import GAME_MODULES, get_game
 from .options import parse_options
 
 GAME_CHOICE = click.Choice(sorted(GAME_MODULES))
+# seeds: what every random stream of the package takes (Python's and the C cores')
+SEED = click.IntRange(0, 2**32 - 1)
+SEED_HELP = "Random seed, 0 to 2**32-1: the same seed gives the same result."
+
+
+def read_source(path: str) -> str:
+    """The text of a SOURCE argument (a file, or - for standard input): UTF-8, else a
+    one-line error naming the first bad byte."""
+    if path == "-":
+        name = "standard input"
+        stream = getattr(sys.stdin, "buffer", None)
+        data = stream.read() if stream is not None else sys.stdin.read()
+    else:
+        name = path
+        with open(path, "rb") as f:
+            data = f.read()
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        raise AtoutError(f"{name}: not UTF-8 text (byte 0x{data[e.start]:02x} at offset "
+                         f"{e.start}); records and deals are UTF-8 text") from None
+
+
+def progress(length: int, label: str):
+    """A progress bar on a terminal; plain lines ("deals: 10/100") otherwise, so a log
+    file reads well."""
+    if sys.stderr.isatty():
+        return click.progressbar(length=length, label=label, file=sys.stderr)
+    return _PlainProgress(length, label)
+
+
+class _PlainProgress:
+    def __init__(self, length: int, label: str):
+        self.length, self.label, self.done, self.shown = length, label, 0, -1
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.shown != self.done and exc[0] is None:
+            self._show()
+
+    def update(self, n: int) -> None:
+        self.done += n
+        step = max(1, self.length // 10)  # about ten lines a run
+        if self.done // step != self.shown // step or self.done >= self.length:
+            self._show()
+
+    def _show(self) -> None:
+        self.shown = self.done
+        click.echo(f"{self.label}: {self.done}/{self.length}", err=True)
 
 
 def game_options(players: int | None, variant: str | None, option: tuple[str, ...]) -> dict:
@@ -36,7 +89,7 @@ def common_game_options(f):
                      help="Tarocchini variant: ottocento or terziglio.")(f)
     f = click.option("--players", type=int, default=None, help="Tarot: 3, 4 or 5 players.")(f)
     f = click.option("--dealer", type=int, default=0, show_default=True, help="Dealer seat.")(f)
-    f = click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")(f)
+    f = click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)(f)
     return f
 
 
@@ -87,14 +140,19 @@ def play(game, seed, dealer, players, variant, option, as_json):
 @click.argument("game", type=GAME_CHOICE)
 @click.option("--a", "spec_a", required=True, help="Agent A spec, e.g. pimc:worlds=100.")
 @click.option("--b", "spec_b", required=True, help="Agent B spec, e.g. heuristic.")
-@click.option("--deals", type=click.IntRange(1), default=100, show_default=True)
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--deals", type=click.IntRange(1), default=100, show_default=True,
+              help="Deals played, each twice (the agents swap seats).")
+@click.option("--seed", type=SEED, default=0, show_default=True,
+              help="Seed of the deals and the agents: the same seed, the same match.")
 @click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
               help="Local worker processes (results do not depend on it).")
 @click.option("--players", type=int, default=None, help="Tarot: 3, 4 or 5 players.")
 @click.option("--variant", default=None, help="Tarocchini variant.")
 @click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="Rule option.")
-@click.option("--out", "out", default=None, help="Write the full result as JSON here.")
+@click.option("--out", "out", default=None, metavar="FILE.json",
+              help="Write the full result (every deal) as JSON here (docs/OUTPUT.md).")
+@click.option("--json", "as_json", is_flag=True,
+              help="Print the result as JSON (as --out writes it) instead of the text.")
 @click.option("--checkpoint", default=None, metavar="FILE",
               help="Append each finished deal to FILE; the same command run again "
                    "skips them (a long match over several runs).")
@@ -103,14 +161,18 @@ def play(game, seed, dealer, players, variant, option, as_json):
                    "cluster this machine is a node of), HOST:PORT, 'ray://HOST:PORT' or "
                    "'local' (one started here). Needs pip install 'atout[ray]', and atout "
                    "on every node; the results are the same.")
-def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out,
+def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out, as_json,
           checkpoint, ray_address):
     """Duplicate match of agent A against agent B on identical deals of GAME."""
     from .match import MatchConfig, check_backend, format_summary, run_match, write_json
 
+    from .agents import check_spec
+
     check_backend(jobs, ray_address)
     opts = game_options(players, variant, option)
     get_game(game).new_state(options=opts, seed=0)  # validate options before starting
+    for spec in (spec_a, spec_b):  # a bad agent option: one line, before any progress
+        check_spec(spec, game)
     if out:
         writable(out, "--out")  # before the match, not after hours of play
     cfg = MatchConfig(game, spec_a, spec_b, deals, seed, opts)
@@ -121,38 +183,41 @@ def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out
     if ray_address is not None and done < deals:
         from .match import connect_ray
         connect_ray(ray_address)  # an unreachable cluster is an error before the bar
-    with click.progressbar(length=deals, label="deals", file=sys.stderr) as bar:
+    with progress(deals, "deals") as bar:
         summary = run_match(cfg, jobs=jobs, progress=bar.update, checkpoint=checkpoint,
                             ray=ray_address)
-    click.echo(format_summary(summary))
+    from .schemas import SCHEMA_VERSION
+
+    summary = {"schema": "match", "schema_version": SCHEMA_VERSION} | summary
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        click.echo(format_summary(summary))
     if out:
         write_json(summary, out)
-        click.echo(f"result written to {out}")
+        click.echo(f"result written to {out}", err=as_json)
 
 
 def _horizon_value(ctx, param, value):
-    """--horizon: 'auto', 'exact' (None) or a positive number of tricks."""
-    if value in (None, "auto"):
-        return "auto"
-    if value == "exact":
-        return None
+    """--horizon: 'auto', 'exact' (None) or a positive number of tricks (the same
+    meaning as the protocol's ``horizon``)."""
+    from .dd.report import parse_horizon
+
     try:
-        n = int(value)
-    except ValueError:
-        n = 0
-    if n < 1:
-        raise click.BadParameter(f"expected auto, exact or a positive number, got {value!r}")
-    return n
+        return parse_horizon(value)
+    except AtoutError as e:
+        raise click.BadParameter(str(e).split(": ", 1)[1]) from None
 
 
 @cli.command()
-@click.argument("source", type=click.File("r"))
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--game", type=GAME_CHOICE, default=None,
               help="Game of a plain deal (records name their game).")
 @click.option("--players", type=int, default=None, help="Tarot: players of a plain deal.")
 @click.option("--variant", default=None, help="Tarocchini variant of a plain deal.")
 @click.option("-o", "--option", multiple=True, metavar="KEY=VALUE", help="Rule option.")
-@click.option("--dealer", type=int, default=0, show_default=True, help="Dealer of a plain deal.")
+@click.option("--dealer", type=int, default=None,
+              help="Dealer of a plain deal (default 0; records name their dealer).")
 @click.option("--at", "at", default=None,
               help="Position: number of record moves to replay, or 'play' (first lead). "
                    "Default: after all moves, or the first lead of a finished deal.")
@@ -163,6 +228,8 @@ def _horizon_value(ctx, param, value):
 @click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
               help="Stop after this many seconds (it then says what it proved). Default: "
                    "Tarot's exact analysis 20 s in all, other searches 120 s each.")
+@click.option("--threads", type=click.IntRange(1), default=1, show_default=True,
+              help="Tarot: search the cards in this many threads (same values).")
 @click.option("--tt-bits", type=click.IntRange(4, 28), default=None,
               help="Transposition table size: 2**bits entries.")
 @click.option("--horizon", default="auto", show_default=True, callback=_horizon_value,
@@ -173,40 +240,70 @@ def _horizon_value(ctx, param, value):
                    "deals stop at the deadline). Estimates are labelled.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def solve(source, game, players, variant, option, dealer, at, want_table, no_line,
-          node_budget, deadline, tt_bits, horizon, as_json):
+          node_budget, deadline, threads, tt_bits, horizon, as_json):
     """Solve a deal double-dummy: value of every legal card, optimal line, DD table.
 
     SOURCE is a file (or - for standard input) holding a record (text or JSON) or,
     with --game, a plain deal. A plain deal has no contract: its DD table is printed.
     """
     from .cards import DECKS
-    from .dd.report import analyse, format_analysis, format_table, position_from_record, table_of
+    from .dd.report import (
+        _variant,
+        analyse,
+        format_analysis,
+        format_hands,
+        format_table,
+        position_from_record,
+        table_deal,
+        table_of,
+    )
     from .notation import Deal, parse_record
+    from .schemas import SCHEMA_VERSION
 
-    text = source.read().strip()
+    text = read_source(source).strip()
     if not text:
         raise AtoutError("empty input: expected a record or a deal")
-    result: dict = {}
-    if text.startswith(("[", "{")):
+    result: dict = {"schema": "solve", "schema_version": SCHEMA_VERSION}
+    state = None
+    plain_json = None
+    if text.startswith("{"):
+        try:
+            obj = json.loads(text)
+        except ValueError:
+            obj = None
+        if isinstance(obj, dict) and "game" not in obj and "hands" in obj:
+            plain_json = obj  # a deal as `atout deal --json` prints it
+    if text.startswith(("[", "{")) and plain_json is None:
         record = parse_record(text)
+        _check_record_flags(record, game, players, variant, option, dealer)
         state, where = position_from_record(record, at)
         result["position"] = where
-        if not state.is_over():
+        result["game"], result["variant"] = record.game, _variant(state)
+        if state.is_over():
+            result["over"] = True
+            result["scores"] = list(state.scores())
+        else:
             result["analysis"] = analyse(
                 state, node_budget, deadline, tt_bits, line=not no_line, horizon=horizon,
+                threads=threads,
                 progress=None if as_json else (lambda s: click.echo(f"atout: {s}", err=True)))
             result["analysis"]["trick_len"] = len(getattr(state, "trick", []))
         if want_table:
-            result["table"] = table_of(record.deal, record.game, record.options,
+            result["table"] = table_of(table_deal(record), record.game, record.options,
                                        record.dealer, node_budget, tt_bits,
                                        120.0 if deadline is None else deadline, horizon)
         game, players_n = record.game, len(record.deal.hands)
     else:
         if game is None:
             raise AtoutError("a plain deal needs --game (records name their game)")
+        if at is not None:
+            raise AtoutError("--at applies to a record, not a plain deal")
         opts = game_options(players, variant, option)
-        deal = Deal.from_text(text, DECKS[game])
+        deal = (Deal.from_json(plain_json, DECKS[game]) if plain_json is not None
+                else Deal.from_text(text, DECKS[game]))
+        dealer = 0 if dealer is None else dealer
         get_game(game).new_state(options=opts, dealer=dealer, deal=deal)  # validates
+        result["game"], result["variant"] = game, _variant(game, opts)
         result["table"] = table_of(deal, game, opts, dealer, node_budget, tt_bits,
                                    120.0 if deadline is None else deadline, horizon)
         players_n = len(deal.hands)
@@ -215,16 +312,43 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
         return
     if "position" in result:
         click.echo(f"position: {result['position']}")
+    if state is not None:
+        click.echo(format_hands(state))
+    if result.get("over"):
+        click.echo("the deal is over: scores " + ", ".join(
+            f"seat {i} {s:g}" for i, s in enumerate(result["scores"])) +
+            " (use --at N or --at play to analyse an earlier position)")
     if "analysis" in result:
-        click.echo(format_analysis(result["analysis"], players_n))
+        click.echo(format_analysis(result["analysis"], players_n, result.get("variant")))
     if "table" in result:
         click.echo(format_table(game, result["table"]))
+
+
+def _check_record_flags(record, game, players, variant, option, dealer) -> None:
+    """A record names its game, players, variant, options and dealer: a flag that says
+    otherwise is an error (it would be silently ignored)."""
+    if game is not None and game != record.game:
+        raise AtoutError(f"--game {game}: the record is a {record.game} deal")
+    if players is not None and players != len(record.deal.hands):
+        raise AtoutError(f"--players {players}: the record's deal has "
+                         f"{len(record.deal.hands)} hands")
+    rec_variant = record.options.get("game") if record.game == "tarocchini" else None
+    if variant is not None and (record.game != "tarocchini" or (
+            rec_variant is not None and variant != rec_variant)):
+        raise AtoutError(f"--variant {variant}: the record says "
+                         f"{rec_variant or record.game}")
+    if option:
+        raise AtoutError("-o: a record carries its own options (its Options tag); -o "
+                         "applies to a plain deal")
+    if dealer is not None and dealer != record.dealer:
+        raise AtoutError(f"--dealer {dealer}: the record's dealer is {record.dealer}")
 
 
 @cli.command()
 @click.argument("game", type=GAME_CHOICE)
 @click.option("--hand", required=True, help='The seat\'s cards, e.g. "JH 9H AS TS KD 7C 8C QC".')
-@click.option("--seat", type=int, default=0, show_default=True)
+@click.option("--seat", type=int, default=0, show_default=True,
+              help="The seat (0 to players-1, in the deal's seat order) whose hand is --hand.")
 @click.option("--dealer", type=int, default=None, help="Dealer seat (default: the one "
               "that makes SEAT the next to speak after --auction).")
 @click.option("--players", type=int, default=None, help="Tarot: 3, 4 or 5 players.")
@@ -234,10 +358,12 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
 @click.option("--turned", default=None, help="Belote: the turned card.")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="Evaluator parameter (game-specific, e.g. tarot node_budget=200000).")
-@click.option("--samples", type=click.IntRange(1), default=200, show_default=True)
+@click.option("--samples", type=click.IntRange(1), default=200, show_default=True,
+              help="Worlds (deals of the unseen cards, consistent with the calls heard) "
+                   "scored for each option.")
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="Time budget: the worlds scored by then make the table.")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--mode", type=click.Choice(["dd", "pimc"]), default="dd", show_default=True,
               help="dd: double-dummy over sampled worlds (fast, optimistic); "
                    "pimc: PIMC play-outs (realistic, slow).")
@@ -247,11 +373,11 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 @click.option("--plot", "plot", default=None, metavar="FILE.png",
               help="Write the score distributions of the best options as a picture "
-                   "(matplotlib; without it a terminal histogram is printed).")
+                   "(needs matplotlib: pip install 'atout[plot]').")
 def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned, params,
              samples, seconds, seed, mode, threads, show_all, as_json, plot):
     """Evaluate a hand: P(make), expected score and quantiles of every candidate bid."""
-    from .bidding import context_from, format_evaluation, histogram, make_evaluator
+    from .bidding import context_from, format_evaluation, make_evaluator
     from .bidding import evaluate as run_evaluation
 
     extra = {}
@@ -262,28 +388,26 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
     evaluator = make_evaluator(ctx)  # validates hand, seat and auction first
     if plot:
         writable(plot, "--plot")
-    with click.progressbar(length=samples, label="worlds", file=sys.stderr) as bar:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            raise AtoutError("--plot needs matplotlib: pip install 'atout[plot]'") from None
+    with progress(samples, "worlds") as bar:
         result = run_evaluation(ctx, samples=samples, seed=seed, mode=mode,
                                 progress=bar.update, evaluator=evaluator,
                                 threads=threads, seconds=seconds)
     if as_json:
-        click.echo(json.dumps(result.to_json(), default=str))
+        from .schemas import SCHEMA_VERSION
+        click.echo(json.dumps({"schema": "evaluate", "schema_version": SCHEMA_VERSION}
+                              | result.to_json(), default=str))
     else:
         click.echo(format_evaluation(result, None if show_all else 12))
     if plot:
         top = result.rows[:6]
-        try:
-            import matplotlib
+        import matplotlib
 
-            matplotlib.use("Agg")
-            import matplotlib.pyplot as plt
-        except ImportError:
-            click.echo("matplotlib is not installed (pip install 'atout[plot]'): "
-                       "terminal histograms instead", err=True)
-            for r in top:
-                click.echo(f"\n{r.option} (E = {r.mean:.1f})")
-                click.echo(histogram(r.scores))
-            return
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(8, 4.5))
         ax.hist([r.scores for r in top], bins=20, label=[r.option for r in top])
         ax.set_xlabel("score for the seat's side")
@@ -296,11 +420,11 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
 
 
 @cli.command()
-@click.argument("source", type=click.File("r"))
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--agent", "spec", default=None,
               help="Agent spec: random, heuristic, pimc:worlds=N[,auction=1,bidding=sim...], "
                    "oracle (default: pimc:worlds=100; in Coinche and Belote with auction=1).")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="Time budget of a PIMC decision (cards; bids with bidding=sim).")
 @click.option("--at", "at", type=click.IntRange(0), default=None,
@@ -314,7 +438,7 @@ def move(source, spec, seed, seconds, at, as_json):
     """
     from .protocol import handle_line
 
-    text = source.read().strip()
+    text = read_source(source).strip()
     if not text:
         raise AtoutError("empty input: expected a record")
     req = {"cmd": "move", "record": text, "seed": seed, "seconds": seconds, "at": at}
@@ -324,6 +448,7 @@ def move(source, spec, seed, seconds, at, as_json):
     if not reply["ok"]:
         raise AtoutError(reply["error"])
     del reply["ok"]
+    reply = {"schema": "move"} | reply
     if as_json:
         click.echo(json.dumps(reply))
     else:
@@ -337,7 +462,7 @@ def serve():
     game application. See solver/protocol.py for the requests."""
     from .protocol import serve as run
 
-    run(sys.stdin, sys.stdout)
+    run(sys.stdin.buffer, sys.stdout)  # bytes: a non-UTF-8 line gets an error reply
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -347,19 +472,30 @@ def main(argv: list[str] | None = None) -> None:
     except click.exceptions.Exit as e:
         sys.exit(e.exit_code)
     except click.ClickException as e:
-        click.echo(f"atout: error: {e.format_message()}", err=True)
+        click.echo(f"atout: error: {_one_line(e.format_message())}", err=True)
         sys.exit(e.exit_code if e.exit_code else 2)
     except click.exceptions.Abort:
         click.echo("atout: aborted", err=True)
         sys.exit(130)
     except AtoutError as e:
-        click.echo(f"atout: error: {e}", err=True)
+        click.echo(f"atout: error: {_one_line(str(e))}", err=True)
         sys.exit(2)
     except BrokenPipeError:
         sys.exit(0)
+    except UnicodeDecodeError as e:  # e.g. a checkpoint file that is not UTF-8
+        click.echo(f"atout: error: a file is not UTF-8 text (byte 0x{e.object[e.start]:02x}"
+                   f" at offset {e.start})", err=True)
+        sys.exit(2)
     except OSError as e:  # a file named on the command line cannot be read or written
         click.echo(f"atout: error: {e.filename or ''}: {e.strerror or e}", err=True)
         sys.exit(2)
+
+
+def _one_line(message: str, limit: int = 300) -> str:
+    """A message on one line, cut to ``limit`` characters (never a huge input back)."""
+    message = " ".join(message.split())
+    return message if len(message) <= limit else message[:limit - 30] + \
+        f"... ({len(message)} characters)"
 
 
 def writable(path: str, what: str) -> None:

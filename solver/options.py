@@ -12,6 +12,8 @@ from typing import Any
 
 from .errors import OptionError
 
+INT_OPTION_MAX = 1_000_000  # a free integer option (a target, a value) is 1 to this
+
 
 @dataclass(frozen=True)
 class Option:
@@ -33,6 +35,8 @@ class Option:
             raise OptionError(f"option {name}: expected an integer, got {value!r}")
         if not isinstance(value, kind):
             raise OptionError(f"option {name}: expected {kind.__name__}, got {value!r}")
+        if kind is int and not 1 <= value <= INT_OPTION_MAX:  # targets, misère value
+            raise OptionError(f"option {name}: expected 1 to {INT_OPTION_MAX:,}, got {value}")
         return value
 
 

@@ -26,7 +26,13 @@ echoed in the reply):
 
 ``REC`` is a record in the notation of docs/NOTATION.md, as text or as its JSON
 object. A request that cannot be served gets ``{"ok": false, "error": MESSAGE}`` and
-the server goes on with the next line; the same seed gives the same reply.
+the server goes on with the next line; the same seed gives the same reply. Every
+reply carries ``"schema_version"`` (``solver.schemas.SCHEMA_VERSION``, the version of this
+output; schemas in docs/schemas/, described in docs/OUTPUT.md). An error message
+quotes at most a short excerpt of a bad input. ``horizon`` (``solve``) means what
+``atout solve --horizon`` means: ``"auto"`` (default), ``"exact"`` or a positive number
+of tricks. Numbers are finite JSON numbers (``Infinity`` and ``NaN`` are refused);
+seeds are integers 0 to 2**32-1.
 """
 
 from __future__ import annotations
@@ -38,8 +44,13 @@ from typing import Any, TextIO
 
 from . import __version__
 from .errors import AtoutError, OptionError
+from .schemas import SCHEMA_VERSION
 
-COMMANDS = ("move", "legal", "solve", "evaluate", "version", "quit")
+MAX_ERROR = 300  # characters of an error message (never the whole bad input back)
+MAX_SEED = 2**32 - 1
+
+COMMANDS = ("move", "legal", "solve", "evaluate", "version", "quit", "new_game", "observe",
+            "close")
 # The agent a request gets when it names none: PIMC over 100 worlds; in Coinche and
 # Belote the worlds follow the auction (measured against uniform worlds, duplicate:
 # Coinche +11.0 [+5.9, +16.2] points per deal over 800 deals, Belote +4.9 [+1.3, +8.6]
@@ -69,8 +80,24 @@ def _field(req: dict[str, Any], name: str, kind: type | tuple[type, ...], defaul
         # JSON names: a record may be a string or an object
         want = " or ".join(_JSON_NAMES.get(k, k.__name__) for k in kinds
                            if not (k is int and float in kinds))
-        raise AtoutError(f"field {name!r} must be {want}, got {value!r}")
+        raise AtoutError(f"field {name!r} must be {want}, got {_short(value)}")
     return value
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    from .dd.report import short
+    return short(value, limit)
+
+
+def _seed(req: dict[str, Any]) -> int:
+    seed = _field(req, "seed", int, 0)
+    if not 0 <= seed <= MAX_SEED:
+        raise AtoutError(f"seed must be 0 to 2**32-1, got {_short(seed)}")
+    return seed
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 _JSON_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "an object",
@@ -80,6 +107,10 @@ _JSON_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "an 
 def _state(req: dict[str, Any]):
     from .games import state_from_record
     from .notation import Record, parse_record
+
+    if req.get("view") is not None:  # one seat's view (solver/view.py)
+        from .view import request_state
+        return request_state(req)
 
     rec = _field(req, "record", (str, dict), None, required=True)
     record = parse_record(json.dumps(rec) if isinstance(rec, dict) else rec)
@@ -103,7 +134,7 @@ def _move(req: dict[str, Any]) -> dict[str, Any]:
     if asked != seat:
         raise AtoutError(f"it is seat {seat}'s turn, not seat {asked}'s")
     spec = _field(req, "agent", str, default_agent(state.game))
-    seed = _field(req, "seed", int, 0)
+    seed = _seed(req)
     seconds = _field(req, "seconds", (int, float), None)
     name, _ = parse_spec(spec)  # validates the agent's name
     if seconds is not None:
@@ -111,7 +142,7 @@ def _move(req: dict[str, Any]) -> dict[str, Any]:
             raise AtoutError(f"seconds must be positive, got {seconds!r}")
         if name == "pimc":
             spec = f"{spec}{',' if ':' in spec else ':'}seconds={float(seconds)}"
-    agent = make_agent(spec, seed=seed)
+    agent = make_agent(spec, seed=seed, game=state.game)
     t = time.perf_counter()
     move = agent.choose(state, seat)
     out = {"move": state.move_token(move), "seat": seat,
@@ -132,7 +163,7 @@ def _legal(req: dict[str, Any]) -> dict[str, Any]:
 
 
 def _solve(req: dict[str, Any]) -> dict[str, Any]:
-    from .dd.report import analyse
+    from .dd.report import analyse, parse_horizon
 
     state = _state(req)
     budget = _field(req, "node_budget", int, None)
@@ -141,7 +172,7 @@ def _solve(req: dict[str, Any]) -> dict[str, Any]:
         raise AtoutError(f"node_budget must be positive, got {budget}")
     if deadline <= 0:
         raise AtoutError(f"deadline must be positive, got {deadline}")
-    horizon = _field(req, "horizon", (str, int), "auto")
+    horizon = parse_horizon(_field(req, "horizon", (str, int), "auto"), "horizon")
     return {"analysis": analyse(state, budget, float(deadline), line=True,
                                 horizon=horizon)}
 
@@ -170,7 +201,7 @@ def _evaluate(req: dict[str, Any]) -> dict[str, Any]:
     seconds = _field(req, "seconds", (int, float), None)
     if seconds is not None and seconds <= 0:
         raise AtoutError(f"seconds must be positive, got {seconds!r}")
-    result = run_evaluation(ctx, samples=samples, seed=_field(req, "seed", int, 0),
+    result = run_evaluation(ctx, samples=samples, seed=_seed(req),
                             mode=mode, seconds=seconds)
     return {"evaluation": result.to_json()}
 
@@ -185,37 +216,55 @@ HANDLERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
 }
 
 
-def handle_line(line: str) -> dict[str, Any]:
+def _error(reply: dict[str, Any], message: str) -> dict[str, Any]:
+    """An error reply; the message cut to ``MAX_ERROR`` characters."""
+    if len(message) > MAX_ERROR:
+        message = message[:MAX_ERROR - 30] + f"... ({len(message)} characters)"
+    return reply | {"ok": False, "error": message}
+
+
+def handle_line(line: str | bytes) -> dict[str, Any]:
     """The reply to one request line. Raises ``Stop`` (carrying the reply) on quit."""
+    base: dict[str, Any] = {"schema_version": SCHEMA_VERSION}
+    if isinstance(line, bytes):
+        try:
+            line = line.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return _error(base, f"not UTF-8 text (byte 0x{line[e.start]:02x} at offset "
+                                f"{e.start})")
     try:
-        req = json.loads(line)
+        req = json.loads(line, parse_constant=_no_constant)
     except ValueError as e:
-        return {"ok": False, "error": f"not a JSON object: {e}"}
+        return _error(base, f"not a JSON object: {e}")
     except RecursionError:
-        return {"ok": False, "error": "not a JSON object: nested too deeply"}
+        return _error(base, "not a JSON object: nested too deeply")
     if not isinstance(req, dict):
-        return {"ok": False, "error": "not a JSON object: expected {...}"}
-    reply: dict[str, Any] = {"id": req["id"]} if "id" in req else {}
+        return _error(base, "not a JSON object: expected {...}")
+    reply: dict[str, Any] = ({"id": req["id"]} if "id" in req else {}) | base
+    if "id" in req and len(json.dumps(req["id"])) > 200:
+        return _error(base, "field 'id' is too long (at most 200 characters of JSON)")
     cmd = req.get("cmd")
     if cmd == "quit":
         raise Stop(reply | {"ok": True})
     handler = HANDLERS.get(cmd) if isinstance(cmd, str) else None
+    if cmd in ("new_game", "observe", "close") or (cmd == "move" and "session" in req):
+        from .session import handle_sync as handler  # game sessions (solver/session.py)
     if handler is None:
-        return reply | {"ok": False,
-                        "error": f"unknown cmd {cmd!r} (known: {', '.join(COMMANDS)})"}
+        return _error(reply, f"unknown cmd {_short(cmd, 40)} (known: {', '.join(COMMANDS)})")
     try:
         return reply | {"ok": True} | handler(req)
     except (AtoutError, OptionError) as e:
-        return reply | {"ok": False, "error": str(e)}
+        return _error(reply, str(e))
     except RecursionError:
-        return reply | {"ok": False, "error": "request too deeply nested"}
+        return _error(reply, "request too deeply nested")
     except Exception as e:  # a bug: report it, keep serving the other requests
-        return reply | {"ok": False, "error": f"internal error ({type(e).__name__}: {e})"}
+        return _error(reply, f"internal error ({type(e).__name__}: {e})")
 
 
-def serve(lines: Iterable[str], out: TextIO) -> int:
-    """Answer every request line (blank lines are skipped) until the input ends or a
-    ``quit``; returns the number of requests answered."""
+def serve(lines: Iterable[str] | Iterable[bytes], out: TextIO) -> int:
+    """Answer every request line (text, or bytes decoded as UTF-8 one line at a time;
+    blank lines are skipped) until the input ends or a ``quit``; returns the number of
+    requests answered."""
     n = 0
     for line in lines:
         if not line.strip():

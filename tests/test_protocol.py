@@ -67,7 +67,7 @@ def test_garbage_gets_an_error_line_and_the_server_goes_on():
     assert "Deal" in replies[5]["error"]
     assert "field 'seed' must be an integer, got" in replies[6]["error"]
     assert "needs the field 'record'" in replies[7]["error"]
-    assert replies[8] == {"id": "bye", "ok": True}
+    assert replies[8] == {"id": "bye", "ok": True, "schema_version": 1}
 
 
 @pytest.mark.parametrize("game,options", GAMES)
@@ -172,7 +172,8 @@ def test_solve_and_evaluate_requests():
 
 def test_deeply_nested_garbage_is_an_error_reply():
     reply = handle_line('{"cmd": "move", "record": ' + "[" * 100_000 + "]" * 100_000 + "}")
-    assert reply == {"ok": False, "error": "not a JSON object: nested too deeply"}
+    assert reply == {"ok": False, "error": "not a JSON object: nested too deeply",
+                     "schema_version": 1}
 
 
 def test_cli_move_and_serve():

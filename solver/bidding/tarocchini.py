@@ -102,8 +102,9 @@ def scan(tokens: list[str], opts: dict[str, Any], dealer: int, seat: int) -> Sca
     i = 0
 
     def bad(msg: str) -> AtoutError:
-        tok = tokens[i] if i < len(tokens) else "(end)"
-        return AtoutError(f"auction move {i + 1} ({tok}): {msg}")
+        if i >= len(tokens):
+            return AtoutError(f"auction: after its {len(tokens)} move(s): {msg}")
+        return AtoutError(f"auction move {i + 1} ({tokens[i]}): {msg}")
 
     def take(kinds: tuple[str, ...]) -> Move | None:
         nonlocal i

@@ -4,6 +4,8 @@ line and the DD table, as readable text or as JSON. Game-independent: it only us
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
 from ..errors import AtoutError
@@ -18,6 +20,65 @@ VALUE_MEANING = {
     "coinche": "the attack's card points incl. dix de der (252 on capot)",
     "tarocchini": "the value for side 1 (see solver.dd.tarocchini)",
 }
+# the unit and meaning of a Tarocchini value, by variant (solver.dd.tarocchini)
+TAROCCHINI_MEANING = {
+    "ottocento": "half points: team B's (seats 1, 3) hand total minus team A's "
+                 "(seats 0, 2); 2 = one card point",
+    "terziglio": "half points: the opponents' total minus the declarer's (the declarer "
+                 "wins the deal iff it is below 0, TERZ-SCORE-2); 2 = one card point",
+}
+# what the sides are called (side 1 is the side the value is for; side 0 the other)
+SIDE_NAMES = {
+    "tarot": {1: "attack", 0: "defence"},
+    "ottocento": {1: "team B", 0: "team A"},
+    "terziglio": {1: "opponents", 0: "declarer"},
+}
+# --horizon auto: first the exact search within this many nodes (and seconds); if it
+# finishes, its exact values are given (README: "exact wherever that is quick")
+AUTO_EXACT_NODES = 1_000_000
+AUTO_EXACT_SECONDS = 1.0
+
+
+def parse_horizon(value: Any, what: str = "--horizon") -> int | str | None:
+    """The one meaning of a horizon, for the CLI and the protocol: ``"auto"`` (or
+    None/missing), ``"exact"`` (returned as None: the search to the end) or a positive
+    number of tricks searched exactly after the current one."""
+    if value is None or value == "auto":
+        return "auto"
+    if value == "exact":
+        return None
+    n = None
+    if isinstance(value, int) and not isinstance(value, bool):
+        n = value
+    elif isinstance(value, str):
+        try:
+            n = int(value)
+        except ValueError:
+            n = None
+    if n is None or n < 1:
+        raise AtoutError(f"{what}: expected auto, exact or a positive number of tricks, "
+                         f"got {short(value)}")
+    return n
+
+
+def short(value: Any, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters (error messages never echo a huge
+    input back)."""
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _variant(state_or_game: Any, options: dict[str, Any] | None = None) -> str:
+    """The game, or for Tarocchini its variant (``ottocento`` or ``terziglio``)."""
+    game = getattr(state_or_game, "game", state_or_game)
+    if game != "tarocchini":
+        return game
+    variant = getattr(state_or_game, "variant", None)
+    if variant is None:
+        from ..games import tarocchini as tg
+        from ..options import resolve
+        variant = resolve(tg.OPTIONS, options or {}, tg.NAME)["game"]
+    return variant
 
 
 def position_from_record(record: Record, at: str | None = None) -> tuple[GameState, str]:
@@ -63,39 +124,53 @@ DEFAULT_DEADLINE = 120.0   # seconds per search (Tarot's exact analysis: report_
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int | None = None, line: bool = True,
-            horizon: int | str | None = None, progress: Any = None) -> dict[str, Any]:
+            horizon: int | str | None = None, progress: Any = None,
+            threads: int = 1) -> dict[str, Any]:
     """Value of every legal card (best first for the seat to act) and an optimal line.
     With ``horizon`` (Tarot, Tarocchini) the values are estimates: exact play for that
     many tricks after the current one, then the game's static evaluation; no line.
     ``horizon="auto"``: the game's ``default_horizon`` (exact where that is quick; in
     every game without a horizon search, exact). Tarot with ``"auto"`` or None: the
-    exact analysis of ``report_tarot`` (made, T, every card, line; ``progress`` gets
-    a line per answer). ``deadline`` None: the default of the game's analysis."""
+    exact analysis of ``report_tarot`` (made, T, every card, line, under one deadline;
+    ``progress`` gets a line per answer, ``threads`` search the cards). ``deadline``
+    None: the default of the game's analysis."""
     if state.is_over():
         raise AtoutError("the deal is over: nothing to solve")
     if getattr(state, "phase", "play") != "play":
         raise AtoutError(f"the position is not in the card play (phase {state.phase!r})")
     if state.game == "tarot" and horizon in ("auto", None):
-        # Tarot: the exact answers in an analyst's order (made, T, cards, line) under
-        # one deadline, with labelled estimates only for what it could not prove
         from . import report_tarot
-        return report_tarot.analyse(state, node_budget, deadline, tt_bits, line,
-                                    progress=progress)
+        out = report_tarot.analyse(state, node_budget, deadline, tt_bits, line,
+                                   progress=progress, threads=threads,
+                                   estimates=horizon == "auto")
+        out["variant"] = _variant(state)
+        return out
     if deadline is None:
         deadline = DEFAULT_DEADLINE
     mod = module_for(state.game)
     limits: dict[str, Any] = {"node_budget": node_budget, "deadline": deadline}
     if tt_bits is not None:
         limits["tt_bits"] = tt_bits
+    start = time.monotonic()
+    values = None
     if horizon == "auto":
         horizon = mod.default_horizon(state) if supports_horizon(state.game) else None
+        if horizon is not None:
+            # exact where that is quick: a short exact search first
+            trial = dict(limits, node_budget=min(node_budget or AUTO_EXACT_NODES,
+                                                 AUTO_EXACT_NODES),
+                         deadline=min(deadline or AUTO_EXACT_SECONDS, AUTO_EXACT_SECONDS))
+            first = mod.solve_cards(state, **trial)
+            if all(r.complete for r in first.values()):
+                values, horizon = first, None
     if horizon is not None:
         if not supports_horizon(state.game):
             raise AtoutError(f"--horizon applies to tarot and tarocchini, not {state.game} "
                              "(its exact search is fast enough)")
         limits["horizon"] = horizon
         line = False
-    values = mod.solve_cards(state, **limits)
+    if values is None:
+        values = mod.solve_cards(state, **limits)
     seat = state.to_act
     side = side_of_seat(state, seat)
     sign = 1 if side in (None, 1) else -1
@@ -104,6 +179,9 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         rows.append({"move": state.move_token(move), "value": r.value,
                      "complete": bool(r.complete), "nodes": int(r.nodes),
                      "seconds": round(r.seconds, 6)})
+        if not r.complete:
+            rows[-1]["stopped"] = r.stopped or "deadline"
+            rows[-1]["bounds"] = [_finite(r.lower), _finite(r.upper)]
     rows.sort(key=lambda x: (x["value"] is None, -sign * (x["value"] or 0)))
     to_net = getattr(mod, "attack_net_score", None)
     if to_net is not None:
@@ -114,15 +192,26 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             if row["value"] is not None:
                 row["outcome"] = net.scorer(row["value"], hands)["outcome"]
                 row["attack_net"] = net(row["value"], hands)
+    variant = _variant(state)
+    names = SIDE_NAMES.get(variant, {})
+    all_done = all(r["complete"] for r in rows)
     out: dict[str, Any] = {
         "game": state.game, "to_act": seat,
-        "exact": all(r.exact for r in values.values()), "horizon": horizon,
-        "side_to_act": "attack" if side == 1 else "defence" if side == 0 else None,
-        "value_meaning": VALUE_MEANING.get(state.game, ""),
+        # exact: every value is the exact double-dummy value (not an estimate, and
+        # none missing because a limit stopped the search)
+        "exact": all_done and all(r.exact for r in values.values()),
+        "estimate": not all(r.exact for r in values.values()), "horizon": horizon,
+        "complete": all_done,
+        "side_to_act": names.get(side) if side is not None else None,
+        "value_meaning": TAROCCHINI_MEANING.get(variant) or VALUE_MEANING.get(state.game, ""),
         # per-card node counts, or one shared total repeated on every card
         "cards": rows, "nodes": (rows[0]["nodes"] if len({r["nodes"] for r in rows}) == 1
                                  else sum(r["nodes"] for r in rows)),
+        "seconds": round(time.monotonic() - start, 4),
     }
+    if not all_done:
+        out["stopped"] = next(r["stopped"] for r in rows if not r["complete"])
+        out["limits"] = {"node_budget": node_budget, "deadline": deadline}
     complete = [r for r in rows if r["complete"]]
     if complete:
         best = complete[0]["value"]
@@ -134,29 +223,58 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     return out
 
 
-def format_analysis(a: dict[str, Any], players: int) -> str:
+def _finite(v: Any) -> Any:
+    return v if isinstance(v, int) or (isinstance(v, float) and math.isfinite(v)) else None
+
+
+GAME_TITLES = {"tarot": "Tarot", "belote": "Belote", "coinche": "Coinche",
+               "ottocento": "Tarocchini (Ottocento)", "terziglio": "Tarocchini (Terziglio)"}
+
+
+def format_analysis(a: dict[str, Any], players: int, variant: str | None = None) -> str:
+    """The analysis as a card player reads it: who is to play, what a value means (its
+    unit said once), one row per card best first, the position's value, the line."""
     if a.get("game") == "tarot" and "made" in a:
         from . import report_tarot
         return report_tarot.format_analysis(a, players)
-    lines = [f"{a['game']}: seat {a['to_act']} to play ({a['side_to_act'] or 'n/a'}); "
-             f"values are {a['value_meaning']}"]
-    if not a.get("exact", True):
+    title = GAME_TITLES.get(variant or a["game"], a["game"])
+    who = f"seat {a['to_act']}" + (f" ({a['side_to_act']})" if a.get("side_to_act") else "")
+    lines = [f"{title}, {players} players: {who} to play, best card first",
+             f"values: {a['value_meaning']}"]
+    if a.get("estimate"):
         lines.append(f"ESTIMATES: exact play for {a['horizon']} more trick(s), then a static "
                      "evaluation (not the exact double-dummy value)")
     scored = any("outcome" in r for r in a["cards"])
-    extra = f"  {'contract':>8}  {'attack net':>10}" if scored else ""
-    lines.append(f"{'card':>6}  {'value':>8}{extra}  {'nodes':>12}  {'time (s)':>9}")
+    head = ["card", "value"] + (["contract", "attack net"] if scored else []) + [
+        "nodes", "time (s)"]
+    table = []
     for r in a["cards"]:
-        v = r["value"] if r["complete"] else "stopped"
-        more = f"  {r.get('outcome', '-'):>8}  {r.get('attack_net', '-')!s:>10}" if scored \
-            else ""
-        lines.append(f"{r['move']:>6}  {v!s:>8}{more}  {r['nodes']:>12,}  "
-                     f"{r['seconds']:>9.4f}")
+        if r["complete"]:
+            v = str(r["value"])
+        else:
+            lo, hi = (r.get("bounds") or [None, None])
+            v = "stopped" if lo is None and hi is None else \
+                f"{'' if lo is None else lo}..{'' if hi is None else hi}"
+        row = [r["move"], v]
+        if scored:
+            net = r.get("attack_net")
+            row += [r.get("outcome", "-"), "-" if net is None else f"{net:g}"]
+        row += [f"{r['nodes']:,}", f"{r['seconds']:.4f}"]
+        table.append(row)
+    lines += _columns(head, table, indent=2)
     if a.get("value") is not None:
-        lines.append(f"position value: {a['value']}  (nodes {a['nodes']:,})")
-    else:
-        lines.append("a search limit stopped the solver: some values are unknown "
-                     "(raise --deadline or --node-budget, or pick a later position with --at)")
+        lines.append(f"position value: {a['value']}")
+    elif a.get("stopped"):
+        lim = a.get("limits") or {}
+        why = (f"the deadline ({lim.get('deadline'):g} s)" if a["stopped"] == "deadline"
+               and lim.get("deadline") else
+               f"the node budget ({lim.get('node_budget'):,})" if a["stopped"] == "node_budget"
+               and lim.get("node_budget") else f"a search limit ({a['stopped']})")
+        lines.append(f"STOPPED by {why}: the values marked lo..hi are proven bounds, not "
+                     "values (raise --deadline or --node-budget, use --horizon N, or "
+                     "pick a later position with --at)")
+    lines.append(f"search: {a['nodes']:,} nodes in the card searches, "
+                 f"{a.get('seconds', 0):.2f} s in all")
     if a.get("line"):
         lines.append("optimal line (one trick per group):")
         toks = a["line"]
@@ -164,6 +282,69 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
         groups = [toks[:first]] + [toks[i:i + players] for i in range(first, len(toks), players)]
         lines.append("  " + " | ".join(" ".join(g) for g in groups if g))
     return "\n".join(lines)
+
+
+SUIT_NAMES = {
+    "tarot": {"T": "trumps", "S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",
+              None: "excuse"},
+    "belote": {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"},
+    "tarocchini": {"T": "trumps", "S": "swords", "B": "batons", "C": "cups", "D": "coins",
+                   None: "Matto"},
+}
+
+
+def format_hands(state: GameState) -> str:
+    """Every hand of a position, one block per seat and one row per suit (trumps
+    first), marking the seat to act and each seat's side."""
+    from ..cards import DECKS
+
+    deck = DECKS[state.game]
+    names = SUIT_NAMES["belote" if state.game == "coinche" else state.game]
+    to_act = None if state.is_over() else state.to_act
+    side_name = SIDE_NAMES.get(_variant(state), {})
+    lines = ["hands:"]
+    for seat, hand in enumerate(state.hands):
+        cards = deck.cards(hand) if isinstance(hand, int) else list(hand)
+        tags = []
+        side = side_of_seat(state, seat)
+        if side is not None and side in side_name:
+            tags.append(side_name[side])
+        if seat == to_act:
+            tags.append("to play")
+        lines.append(f"  seat {seat}" + (f" ({', '.join(tags)})" if tags else "") +
+                     f": {len(cards)} cards")
+        groups: dict = {}
+        for c in sorted(cards, key=deck.sort_key):
+            groups.setdefault(deck.suit(c), []).append(deck.token(c))
+        width = max(len(v) for v in names.values())
+        for suit, toks in groups.items():
+            lines.append(f"    {names.get(suit, str(suit)):<{width}}  {' '.join(toks)}")
+    return "\n".join(lines)
+
+
+def _columns(head: list[str], rows: list[list[str]], indent: int = 0) -> list[str]:
+    """Aligned columns: the first left-aligned, the others right-aligned."""
+    width = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+
+    def fmt(row: list[Any]) -> str:
+        cells = [str(x).ljust(w) if i == 0 else str(x).rjust(w)
+                 for i, (x, w) in enumerate(zip(row, width))]
+        return " " * indent + "  ".join(cells).rstrip()
+    return [fmt(head)] + [fmt(r) for r in rows]
+
+
+def table_deal(record: Record) -> Any:
+    """The deal a record's DD table is of: its dealt hands, or in Belote and Coinche
+    (whose record deals 5 cards, then 3 after the auction) the 8-card hands of its
+    first lead."""
+    if record.game == "belote" and any(len(h) != 8 for h in record.deal.hands):
+        state, _ = position_from_record(record, "play")
+        return [list(h) if not isinstance(h, int) else h for h in state.hands]
+    return record.deal
+
+
+STRAIN_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs",
+                "TA": "all trumps", "SA": "no trumps"}
 
 
 def table_of(record_or_deal, game: str, options: dict[str, Any], dealer: int,
@@ -174,21 +355,29 @@ def table_of(record_or_deal, game: str, options: dict[str, Any], dealer: int,
     Tarocchini entries are estimated by the horizon search (``horizon``: a number of
     tricks, ``"auto"`` = the game's ``default_horizon``, None = exact, out of reach of
     most full deals), each row saying whether it is ``exact``; Belote and Coinche are
-    always exact. ``node_budget``/``deadline`` apply to each search."""
+    always exact. ``node_budget``/``deadline`` apply to each search. Ottocento has no
+    table (its value depends on the partnership's play of the whole deal, and the
+    discard): ``rows`` is empty and ``note`` says so."""
+    from ..cards import DECKS
+
     mod = module_for(game)
     kw: dict[str, Any] = {"node_budget": node_budget, "deadline": deadline}
     if tt_bits is not None:
         kw["tt_bits"] = tt_bits
     if game == "tarot":
+        deck = DECKS["tarot"]
         t = mod.dd_table(record_or_deal, options, dealer, horizon=horizon, **kw)
-        return {"rows": [{"taker": taker, "contract": contract, "value": r.value,
-                          "exact": r.exact, "attack_points": r.attack_points,
-                          "called": r.called, "nodes": r.nodes,
-                          "complete": r.complete}
+        return {"kind": "tarot", "unit": VALUE_MEANING["tarot"],
+                "rows": [{"taker": taker, "contract": contract, "value": r.value,
+                          "exact": bool(r.exact and r.complete),
+                          "attack_points": r.attack_points,
+                          "called": None if r.called is None else deck.token(r.called),
+                          "nodes": r.nodes, "complete": r.complete}
                          for (taker, contract), r in sorted(t.items())]}
     if game in ("belote", "coinche"):
         t = mod.dd_table(record_or_deal, game, options, dealer, **kw)
-        out: dict[str, Any] = {"rows": [
+        out: dict[str, Any] = {"kind": game, "unit": "the declaring side's card points "
+                               "incl. belote and dix de der (252 on capot)", "rows": [
             {"strain": strain, "side": side, "points": e["points"], "capot": e["capot"],
              "generale": e["generale"], "nodes": e["nodes"], "complete": e["complete"]}
             for strain, sides in t.items() for side, e in sides.items()]}
@@ -196,25 +385,58 @@ def table_of(record_or_deal, game: str, options: dict[str, Any], dealer: int,
             out["par"] = mod.par(record_or_deal, options, dealer, table=t)
         return out
     if game == "tarocchini":
+        if _variant(game, options) == "ottocento":
+            return {"kind": "ottocento", "unit": None, "rows": [],
+                    "note": "Ottocento has no DD table (Terziglio only: a solo for each "
+                            "seat); the card values above are the analysis"}
         t = mod.dd_table(record_or_deal, options=options, dealer=dealer, horizon=horizon,
                          **kw)
-        return {"rows": [{"declarer": k, "value": r.value, "exact": r.exact,
+        return {"kind": "terziglio", "unit": TAROCCHINI_MEANING["terziglio"] +
+                " (each seat as the declarer of a solo)",
+                "rows": [{"declarer": k, "value": r.value,
+                          "exact": bool(r.exact and r.complete),
                           "nodes": r.nodes, "complete": r.complete}
                          for k, r in sorted(t.items())]}
     raise AtoutError(f"no DD table for {game}")
 
 
+TABLE_HEADS = {"taker": "taker", "contract": "contract", "value": "value",
+               "exact": "exact", "attack_points": "attack pts", "called": "called",
+               "nodes": "nodes", "strain": "strain", "side": "declarers",
+               "points": "points", "capot": "capot", "generale": "generale",
+               "declarer": "declarer"}
+
+
 def format_table(game: str, t: dict[str, Any]) -> str:
     rows = t["rows"]
     if not rows:
-        return "(empty table)"
+        return "DD table: " + (t.get("note") or "(empty)")
     keys = [k for k in rows[0] if k != "complete"]
-    lines = ["DD table:", "  ".join(f"{k:>12}" for k in keys)]
-    for r in rows:
-        lines.append("  ".join(f"{_cell(r.get(k)):>12}" for k in keys))
+    if all(r.get("attack_points") is None for r in rows):
+        keys = [k for k in keys if k != "attack_points"]
+    lines = ["DD table" + (f" (values: {t['unit']})" if t.get("unit") else "") + ":"]
+    body = [[_table_cell(k, r.get(k), r) for k in keys] for r in rows]
+    lines += _columns([TABLE_HEADS.get(k, k) for k in keys], body, indent=2)
+    if any(not r.get("complete", True) for r in rows):
+        lines.append("  (a value '-' was stopped by a search limit)")
     if "par" in t:
         lines.append(f"par: {_par_text(t['par'])}")
     return "\n".join(lines)
+
+
+def _table_cell(key: str, v: Any, row: dict[str, Any]) -> str:
+    if key == "strain":
+        return STRAIN_NAMES.get(v, str(v))
+    if key == "side":
+        return "seats 0+2" if v == 0 else "seats 1+3"
+    if key == "contract":
+        return str(v).replace("_", " ")
+    if key == "generale" and isinstance(v, dict):
+        won = [f"seat {s}" for s, ok in v.items() if ok]
+        return ", ".join(won) if won else "no"
+    if key == "nodes":
+        return f"{v:,}"
+    return _cell(v)
 
 
 def _cell(v: Any) -> str:
@@ -226,6 +448,19 @@ def _cell(v: Any) -> str:
 
 
 def _par_text(p: Any) -> str:
-    if isinstance(p, dict):
-        return ", ".join(f"{k}={_cell(v)}" for k, v in p.items())
-    return str(p)
+    """The par result by name: the contract, who declares, and the score."""
+    if not isinstance(p, dict) or "contract" not in p:
+        return str(p)
+    c = p.get("contract")
+    if not c:
+        return "all pass (no contract makes for either side)"
+    mult = {1: "", 2: " coinched", 4: " surcoinched"}.get(c.get("multiplier", 1),
+                                                          f" x{c.get('multiplier')}")
+    side = "seats 0+2" if c.get("side") == 0 else "seats 1+3"
+    strain = STRAIN_NAMES.get(c.get("strain"), c.get("strain"))
+    text = f"{c.get('name', c.get('value'))} {strain}{mult} by {side}"
+    if p.get("scores") is not None:
+        text += f", scores {p['scores'][0]} (seats 0+2) - {p['scores'][1]} (seats 1+3)"
+    if p.get("net") is not None:
+        text += f", net {p['net']:+} for seats 0+2"
+    return text

@@ -21,9 +21,12 @@ DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive us
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int | None = None, line: bool = True,
-            progress: Callable[[str], None] | None = None, threads: int = 1) -> dict[str, Any]:
+            progress: Callable[[str], None] | None = None, threads: int = 1,
+            estimates: bool = True) -> dict[str, Any]:
     """The exact analysis as JSON-ready data (see the module docstring); ``progress``
-    gets one plain line per answered question."""
+    gets one plain line per answered question. ``estimates=False`` (``--horizon
+    exact``): the cards the exact search did not reach stay unknown (value null,
+    with the bound the position's proven T gives them) instead of estimated."""
     start = time.monotonic()
     seat = state.to_act
     attack = bool(state.side_of(seat))
@@ -54,9 +57,22 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
                      "lower": r.lower, "upper": r.upper, "exact": bool(r.complete),
                      "complete": bool(r.complete), "nodes": int(r.nodes),
                      "seconds": round(r.seconds, 6)})
+        if not r.complete:
+            rows[-1]["stopped"] = r.stopped or "deadline"
+            rows[-1]["bounds"] = [r.lower, r.upper]
     estimated_with = None
     missing = [m for m in state.legal_moves() if m.kind == "card" and m not in a.cards]
-    if missing:
+    if missing and not estimates:
+        for move in missing:
+            # a card is worth at most the position for the attack, at least for the
+            # defence
+            bounds = [None, a.upper] if attack else [a.lower, None]
+            rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
+                         "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
+                         "seconds": 0.0, "stopped": a.stopped or "deadline",
+                         "bounds": bounds})
+        missing = []
+    elif missing:
         # the cards the exact search did not reach: horizon estimates, labelled
         estimated_with = ddt.default_horizon(state) or 1
         est = ddt.solve_cards(state, horizon=estimated_with, only=missing, **kw)
@@ -77,12 +93,16 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
               "exact": a.value is not None},
         "cards": rows, "cards_estimated_with_horizon": estimated_with,
         "horizon": estimated_with,
-        "exact": a.complete and not missing,
-        "stopped": a.stopped, "stopped_at": a.stage,
+        "exact": a.complete and all(r["exact"] for r in rows),
+        "estimate": estimated_with is not None, "complete": a.complete,
+        "limits": {"node_budget": node_budget, "deadline": deadline},
+        "stopped_at": a.stage,
         "deadline": deadline, "nodes": int(a.nodes), "seconds": round(a.seconds, 3),
         "steps": [{"question": q, "seconds": round(s, 4), "nodes": int(n)}
                   for q, s, n in a.steps],
     }
+    if a.stopped is not None:
+        out["stopped"] = a.stopped
     if a.value is not None:
         out["value"] = a.value
     if a.line is not None:
@@ -92,8 +112,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
 def format_analysis(a: dict[str, Any], players: int) -> str:
     """The text of :func:`analyse`'s result."""
-    why = {"deadline": f"the {a['deadline']:g} s deadline (--deadline)",
-           "node_budget": "the node budget (--node-budget)"}.get(a["stopped"] or "", "")
+    why = {"deadline": f"the deadline ({a['deadline']:g} s)",
+           "node_budget": "the node budget (--node-budget)"}.get(a.get("stopped") or "", "")
     lines = [f"tarot: seat {a['to_act']} to play ({a['side_to_act']}); values are "
              f"{a['value_meaning']}"]
     m = a["made"]
@@ -133,9 +153,9 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
         first = players - a.get("trick_len", 0)
         groups = [toks[:first]] + [toks[i:i + players] for i in range(first, len(toks), players)]
         lines.append("  " + " | ".join(" ".join(g) for g in groups if g))
-    elif a["stopped"] is None:
-        pass
-    else:
+    elif a.get("stopped") is not None:
         lines.append("(d) optimal line: not found before the stop")
-    lines.append(f"nodes {a['nodes']:,}, {a['seconds']:.1f} s")
+    if a.get("stopped"):
+        lines.append(f"STOPPED by {why}: what is marked exact was proven, the rest is not")
+    lines.append(f"nodes {a['nodes']:,}, {a['seconds']:.1f} s in all")
     return "\n".join(lines)
