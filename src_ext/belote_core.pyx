@@ -1,7 +1,7 @@
 # cython: language_level=3
 # distutils: extra_compile_args = -fno-strict-aliasing
 """Belote / Coinche card-play core: bitboards, legal moves, tricks, playouts and the
-exact double-dummy search (rules: shared/rules/belote.md sections 2, 5, 6, 7 and
+exact double-dummy search (rules: docs/rules/belote.md sections 2, 5, 6, 7 and
 coinche.md sections 2, 4).
 
 Card layout (per contract, "core bits"): suit ``s`` (S H D C = 0..3) owns bits

@@ -1,7 +1,7 @@
 # cython: language_level=3
 """Tarocchini (Ottocento / Terziglio) card-play core: bitboards, legal moves, tricks,
 the Matto exchange, pile combinations, seeded playouts and the exact double-dummy
-search (rules: shared/rules/tarocchini.md sections 2-8, 9, 10).
+search (rules: docs/rules/tarocchini.md sections 2-8, 9, 10).
 
 Card layout ("core bits", one uint64_t for the 62 cards): plain suit ``s`` (S B C D =
 0..3) owns bits ``10*s .. 10*s+9`` and inside a suit the bit position is the

@@ -1,6 +1,6 @@
 # cython: language_level=3
 """French Tarot card-play core: bitboards, legal moves, tricks, counting, random
-playouts and the exact double-dummy search (rules: shared/rules/tarot.md, sections
+playouts and the exact double-dummy search (rules: docs/rules/tarot.md, sections
 2 and 8-11).
 
 Card ids are the deck indices of ``solver.cards.TAROT_DECK``: ``T1..T21`` = 0..20,
