@@ -186,7 +186,7 @@ def _cards(deck, value: Any, what: str) -> list[int]:
 SEQUENCES = ("tierce", "quarte", "quinte")
 
 
-def _mask_token(game: str, token: str, obs: dict) -> str:
+def _mask_token(game: str, token: str, obs: dict, actor: int) -> str:
     """The token as a seat sees another seat's move (``obs``: its final observation)."""
     kind, _, rest = token.partition(":")
     if kind == "discard" and game in ("tarot", "tarocchini"):
@@ -197,13 +197,10 @@ def _mask_token(game: str, token: str, obs: dict) -> str:
         return "discard:" + MASK
     if kind == "announce" and game in ("belote", "coinche"):
         sort, _, _top = rest.partition(":")
-        if sort in SEQUENCES and token not in _shown_announces(obs):
+        if sort in SEQUENCES and actor not in (obs.get("shown") or {}):
+            # BELOTE-ANN-5: the winning team's announced cards are shown from trick 2
             return f"announce:{sort}:{MASK}"
     return token
-
-
-def _shown_announces(obs: dict) -> set[str]:
-    return {t for t in obs.get("shown_tokens", ())}
 
 
 def view_of(record: Record, seat: int, at: int | None = None) -> View:
@@ -244,7 +241,7 @@ def view_of(record: Record, seat: int, at: int | None = None) -> View:
         piles["talon"] = list(deal.extras["talon"])
     known = set(hand) | {c for p in piles.values() for c in p}
     received = [c for c in bit_list(held) if c not in known]
-    toks = [t if a == seat else _mask_token(record.game, t, obs)
+    toks = [t if a == seat else _mask_token(record.game, t, obs, a)
             for a, t in zip(actors, moves)]
     toks = [f"belote:{t}" if i in belote and actors[i] != seat else t
             for i, t in enumerate(toks)]
