@@ -231,3 +231,51 @@ def test_busy_token_and_sigterm():
     finally:
         if p.poll() is None:
             p.kill()
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def test_protocol_doc_example_client_and_schema(server):
+    """docs/PROTOCOL.md's example client (30 lines at most) runs against the server;
+    requests and replies of every command validate against docs/protocol.schema.json."""
+    jsonschema = pytest.importorskip("jsonschema")
+    text = open(os.path.join(ROOT, "docs", "PROTOCOL.md")).read()
+    code = text.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 30
+    out = subprocess.run([sys.executable, "-c", code, str(server)], capture_output=True,
+                         text=True, timeout=60)
+    assert out.returncode == 0 and "we bid" in out.stdout, out.stderr[-500:]
+    schema = json.load(open(os.path.join(ROOT, "docs", "protocol.schema.json")))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    req_v = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/request"})
+    rep_v = jsonschema.Draft202012Validator({**schema, "$ref": "#/$defs/reply"})
+    c = Client(server)
+    view = ('[Game "coinche"][Dealer "0"][Seat "1"][Hand "KH QH TH AD JD 8D KC 9C"]'
+            '[Moves "pass"]')
+    requests = [
+        {"cmd": "version", "id": 1},
+        {"cmd": "legal", "record": RECORD},
+        {"cmd": "legal", "view": view},
+        {"cmd": "move", "record": RECORD, "agent": "heuristic", "seed": 2},
+        {"cmd": "new_game", "game": "coinche", "dealer": 3, "seat": 0,
+         "hand": ["KH", "QH", "TH", "AD", "JD", "8D", "KC", "9C"], "agent": "heuristic"},
+        {"cmd": "legal", "record": "[Game \"nope\"]"},
+        {"cmd": "bogus"},
+    ]
+    for req in requests:
+        req_v.validate(req) if req["cmd"] != "bogus" else None
+        r = c.ask(req)
+        rep_v.validate(r)
+        if req["cmd"] == "new_game":
+            sid = r["session"]
+            for more in ({"cmd": "move", "session": sid},
+                         {"cmd": "observe", "session": sid, "moves": ["pass", "pass"]},
+                         {"cmd": "close", "session": sid}):
+                req_v.validate(more)
+                r = c.ask(more)
+                assert r["ok"], r
+                rep_v.validate(r)
+    assert list(req_v.iter_errors({"cmd": "close"}))  # needs a session
+    assert list(req_v.iter_errors({"cmd": "move", "agent": "heuristic"}))  # no position
+    c.close()
