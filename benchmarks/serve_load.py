@@ -132,8 +132,9 @@ def main() -> None:
             print(rows[-1], flush=True)
             spec = f"pimc:worlds={a.worlds}"
             r = run_load(port, a.pimc_clients, a.pimc_requests,
-                         lambda rng: {"cmd": "move", "record": rng.choice(pimc_recs),
-                                      "agent": spec, "seed": rng.randrange(100)})
+                         lambda rng, spec=spec: {"cmd": "move",
+                                                 "record": rng.choice(pimc_recs),
+                                                 "agent": spec, "seed": rng.randrange(100)})
             rows.append((f"move {spec} (coinche play)", workers, a.pimc_clients,
                          a.pimc_requests, r))
             print(rows[-1], flush=True)

@@ -1,6 +1,6 @@
 """One seat's view of a deal: what that seat knows and nothing more.
 
-A *view* is the seat-view counterpart of a record (docs/NOTATION.md, "Views"): the
+A *view* is the seat-view counterpart of a record (docs/PROTOCOL.md, "Positions"): the
 game, options, dealer, the seat, its dealt hand, the piles it has seen whole (the Tarot
 dog when shown, the Belote turned card, the Ottocento talon for the dealer), the cards
 it received later from a pile it did not see whole (Belote's stock cards, the Terziglio
@@ -242,7 +242,7 @@ def view_of(record: Record, seat: int, at: int | None = None) -> View:
     known = set(hand) | {c for p in piles.values() for c in p}
     received = [c for c in bit_list(held) if c not in known]
     toks = [t if a == seat else _mask_token(record.game, t, obs, a)
-            for a, t in zip(actors, moves)]
+            for a, t in zip(actors, moves, strict=True)]
     toks = [f"belote:{t}" if i in belote and actors[i] != seat else t
             for i, t in enumerate(toks)]
     return View(record.game, dict(record.options), record.dealer, seat, hand, piles,
@@ -317,8 +317,8 @@ def _move_cards(state, move) -> list[int]:
         return [v]
     if move.kind == "signal" and isinstance(v, tuple):
         return [v[0]]
-    if move.kind == "decl" and isinstance(v, tuple):
-        return [c for c in v if isinstance(c, int)][:0] or _decl_cards(state, move)
+    if move.kind == "decl":
+        return _decl_cards(state, move)
     return []
 
 
@@ -344,11 +344,9 @@ def state_from_view(view: View, seed: int = 0):
 
     template = check_view(view)
     module = get_game(view.game)
-    deck = view.deck
     rng = random.Random(f"view-{seed}")
     own_known = (set(view.hand) | set(view.received)
                  | {c for v in view.piles.values() for c in v})
-    seen_public: dict[int, int] = {}
     last_error = None
     deal = _fill(view, template, rng)
     for _restart in range(MAX_RESTARTS):
@@ -365,7 +363,6 @@ def state_from_view(view: View, seed: int = 0):
 
 
 def _replay(view: View, state, rng, own_known: set[int], deal: Deal):
-    from .constraints import game_functions
 
     me = view.seat
     deck = view.deck
@@ -436,9 +433,6 @@ def _belote_check(state, tok: str, me: int):
         card = state.deck.card(card_tok)
     except (AtoutError, KeyError):
         return tok, None
-    move = next((m for m in state.legal_moves() if m.kind == "card" and m.value == card), None)
-    if move is None:
-        move_probe = None
     before = _belotes(state, me)
 
     def check(w) -> bool:
@@ -476,7 +470,7 @@ def _swap_received(view, state, deal, strange, missing, where):
                 return p
         return None
 
-    for x, y in zip(strange, missing):
+    for x, y in zip(strange, missing, strict=False):
         px, py = locate(x), locate(y)
         if px is None or py is None:
             raise AtoutError(f"{where}: the received cards do not fit the deal")
