@@ -231,7 +231,7 @@ class Server:
         try:
             fut = asyncio.get_running_loop().run_in_executor(self.pool, _work, line)
             reply = await asyncio.wait_for(fut, self.timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.stats["timeouts"] += 1
             return base | {"ok": False, "error": f"time limit exceeded ({self.timeout} s)"}
         except Exception as e:  # a broken pool

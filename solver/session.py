@@ -217,8 +217,9 @@ STORE = SessionStore()  # the stdin server's sessions
 def handle_sync(req: dict[str, Any], store: SessionStore | None = None) -> dict[str, Any]:
     """Serve a session request in-process (``atout serve`` on stdin): reply fields, or
     raises AtoutError."""
-    from .protocol import handle_line
     import json
+
+    from .protocol import handle_line
 
     store = STORE if store is None else store
     work, finish = store.prepare(req)

@@ -553,9 +553,25 @@ def _redraw(view, state, i, tok, move, where, check=None):
                      f"(a void or a shown card contradicted?)")
 
 
+def is_view(value: Any) -> bool:
+    """Whether a request's ``record`` is in fact a view (a Seat and no Deal): so
+    ``atout move FILE`` takes a view file as well."""
+    if isinstance(value, dict):
+        return "seat" in value and "hand" in value and "deal" not in value
+    if isinstance(value, str):
+        head = value.lstrip()[:1]
+        if head == "{":
+            return '"hand"' in value and '"deal"' not in value
+        return '[Seat "' in value and '[Deal "' not in value
+    return False
+
+
 def request_state(req: dict[str, Any]):
     """The state of a protocol request's ``view`` (the seat to act must be the view's
-    seat for ``move``)."""
+    seat for ``move``); a view given as ``record`` is taken as the view."""
+    if req.get("view") is None and is_view(req.get("record")):
+        req = dict(req)
+        req["view"] = req.pop("record")
     src = req.get("view")
     if not isinstance(src, (str, dict)):
         raise AtoutError("field 'view' must be a string or an object")

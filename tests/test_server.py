@@ -127,6 +127,7 @@ RECORD = get_game("coinche").new_state(seed=4, dealer=0).to_record().to_text()
 def test_load_small(server):
     """8 clients x 20 mixed requests, all at once: every reply is the one asked for."""
     import random
+
     from solver.games import get_game as gg
 
     recs = []

@@ -148,3 +148,16 @@ def test_protocol_view_errors():
     assert reply["ok"] is False and "hand has 1 cards" in reply["error"]
     reply = handle_line(json.dumps({"cmd": "legal", "view": "[Game \"coinche\"]"}))
     assert reply["ok"] is False and "Seat" in reply["error"]
+
+
+def test_a_view_where_a_record_goes(tmp_path):
+    """``atout move FILE`` (the protocol's ``record``) takes a view file as well."""
+    from solver.cli import main
+
+    text = ('[Game "coinche"][Dealer "0"][Seat "1"][Hand "KH QH TH AD JD 8D KC 9C"]'
+            '[Moves "pass bid:80:S pass pass"]')
+    reply = handle_line(json.dumps({"cmd": "move", "record": text, "agent": "heuristic"}))
+    assert reply["ok"] and reply["seat"] == 1, reply
+    path = tmp_path / "view.txt"
+    path.write_text(text)
+    main(["move", str(path), "--agent", "heuristic", "--json"])
