@@ -164,9 +164,8 @@ def play(game, seed, dealer, players, variant, option, as_json):
 def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out, as_json,
           checkpoint, ray_address):
     """Duplicate match of agent A against agent B on identical deals of GAME."""
-    from .match import MatchConfig, check_backend, format_summary, run_match, write_json
-
     from .agents import check_spec
+    from .match import MatchConfig, check_backend, format_summary, run_match, write_json
 
     check_backend(jobs, ray_address)
     opts = game_options(players, variant, option)

@@ -107,7 +107,6 @@ _JSON_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "an 
 def _state(req: dict[str, Any]):
     from .games import state_from_record
     from .notation import Record, parse_record
-
     from .view import is_view, request_state
 
     if req.get("view") is not None or is_view(req.get("record")):  # a seat's view

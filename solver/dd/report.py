@@ -300,16 +300,20 @@ def format_hands(state: GameState) -> str:
         width = max(len(v) for v in names.values())
         for suit, toks in groups.items():
             lines.append(f"    {names.get(suit, str(suit)):<{width}}  {' '.join(toks)}")
+    trick = getattr(state, "trick", None) or []
+    if trick and all(isinstance(x, tuple) and len(x) == 2 for x in trick):
+        lines.append("trick so far: " + ", ".join(f"seat {seat} {deck.token(card)}"
+                                                 for seat, card in trick))
     return "\n".join(lines)
 
 
 def _columns(head: list[str], rows: list[list[str]], indent: int = 0) -> list[str]:
     """Aligned columns: the first left-aligned, the others right-aligned."""
-    width = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    width = [max(len(str(x)) for x in col) for col in zip(head, *rows, strict=True)]
 
     def fmt(row: list[Any]) -> str:
         cells = [str(x).ljust(w) if i == 0 else str(x).rjust(w)
-                 for i, (x, w) in enumerate(zip(row, width))]
+                 for i, (x, w) in enumerate(zip(row, width, strict=True))]
         return " " * indent + "  ".join(cells).rstrip()
     return [fmt(head)] + [fmt(r) for r in rows]
 
