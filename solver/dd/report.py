@@ -240,7 +240,9 @@ def format_analysis(a: dict[str, Any], players: int, variant: str | None = None)
         if scored:
             net = r.get("attack_net")
             row += [r.get("outcome", "-"), "-" if net is None else f"{net:g}"]
-        row += [f"{r['nodes']:,}", f"{r['seconds']:.4f}"]
+        # a stopped card's own counts mislead (its search had what the position's
+        # search left of the limit): the run's totals are on the search line
+        row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
         table.append(row)
     lines += _columns(head, table, indent=2)
     if a.get("value") is not None:
