@@ -480,6 +480,18 @@ def _swap_received(view, state, deal, strange, missing, where):
     raise _Conflict("received cards", Deal(hands, extras))
 
 
+def _keeps_announces(view: View, w, i: int) -> bool:
+    """A Belote world may re-choose other seats' announces; those the view names
+    (shown) must stay as they are."""
+    if view.game not in ("belote", "coinche"):
+        return True
+    for k, tok in enumerate(view.moves[:i - 1]):
+        if tok.startswith("announce:") and MASK not in tok and k < len(w.history):
+            if w.move_token(w.history[k]) != tok:
+                return False
+    return True
+
+
 def _belotes(state, seat: int) -> int:
     return len(state.observation(seat).get("belotes") or ())
 
@@ -547,6 +559,8 @@ def _redraw(view, state, i, tok, move, where, check=None):
             if move is None and not any(w.move_token(m).startswith(prefix) for m in legal):
                 continue
             if check is not None and not check(w):
+                continue
+            if not _keeps_announces(view, w, i):
                 continue
             return w
     raise AtoutError(f"{where}: no deal consistent with the view allows this move "
