@@ -209,7 +209,7 @@ def test_busy_token_and_sigterm():
         assert r["ok"] is False and "token" in r["error"]
         slow = {"cmd": "move", "token": "s3cret", "id": "slow",
                 "record": get_game("tarot").new_state(seed=3).to_record().to_text(),
-                "agent": "pimc:worlds=100000", "seconds": 1.5}
+                "agent": "pimc:worlds=100000", "seconds": 1.0}
         # the first pimc move of a Tarot deal is a bid (heuristic): use the card play
         rec = None
         s = get_game("coinche").new_state(seed=3)
@@ -280,3 +280,24 @@ def test_protocol_doc_example_client_and_schema(server):
     assert list(req_v.iter_errors({"cmd": "close"}))  # needs a session
     assert list(req_v.iter_errors({"cmd": "move", "agent": "heuristic"}))  # no position
     c.close()
+
+
+def test_a_slow_search_does_not_block_other_clients(server):
+    s = get_game("coinche").new_state(seed=3)
+    agent = make_agent("heuristic")
+    while s.phase != "play":
+        s.play(agent.choose(s, s.to_act))
+    slow = Client(server)
+    slow.send({"cmd": "move", "id": "slow", "record": s.to_record().to_text(),
+               "agent": "pimc:worlds=100000,prune=0", "seconds": 1.0})
+    time.sleep(0.2)
+    fast = Client(server)
+    t = time.perf_counter()
+    for i in range(5):
+        r = fast.ask({"cmd": "legal", "id": i, "record": RECORD})
+        assert r["ok"] and r["id"] == i
+    assert time.perf_counter() - t < 1.5
+    r = slow.recv()
+    assert r["ok"] and r["id"] == "slow"
+    slow.close()
+    fast.close()
