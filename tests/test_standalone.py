@@ -110,3 +110,27 @@ def test_copy_matches_the_shared_rules_source(name):
         assert lines and lines[0] == "\n", "the note is one block quote, then a blank line"
         copy = "".join(lines[1:])
     assert copy == (SOURCE / name).read_text(encoding="utf-8")
+
+
+def test_pytest_without_the_compiled_core_stops_at_once_in_one_line(tmp_path):
+    """``python -m pytest`` in a source checkout that was not built in place imports the
+    source folder, which has no compiled core: conftest.py stops the run in one line."""
+    import shutil
+    import subprocess
+    import sys
+
+    (tmp_path / "solver").mkdir()
+    (tmp_path / "solver" / "__init__.py").write_text("")
+    (tmp_path / "tests").mkdir()
+    shutil.copy(REPO / "tests" / "conftest.py", tmp_path / "tests" / "conftest.py")
+    (tmp_path / "tests" / "test_x.py").write_text("def test_x():\n    pass\n")
+    code = ("import sys; sys.path.insert(0, '');"
+            # an editable install's finder would find the core of this checkout instead
+            "sys.meta_path = [f for f in sys.meta_path if 'editable' not in repr(f).lower()];"
+            "import pytest; sys.exit(pytest.main(['-q', '-p', 'no:cacheprovider', 'tests']))")
+    run = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, timeout=120)
+    lines = [ln for ln in (run.stdout + run.stderr).splitlines() if ln.strip()]
+    assert run.returncode == 4, lines
+    assert len(lines) == 1 and "C core is not built" in lines[0], lines
+    assert "pip install -e '.[test]'" in lines[0]
