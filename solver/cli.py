@@ -164,9 +164,8 @@ def play(game, seed, dealer, players, variant, option, as_json):
 def match(game, spec_a, spec_b, deals, seed, jobs, players, variant, option, out, as_json,
           checkpoint, ray_address):
     """Duplicate match of agent A against agent B on identical deals of GAME."""
-    from .match import MatchConfig, check_backend, format_summary, run_match, write_json
-
     from .agents import check_spec
+    from .match import MatchConfig, check_backend, format_summary, run_match, write_json
 
     check_backend(jobs, ray_address)
     opts = game_options(players, variant, option)
@@ -456,10 +455,21 @@ def move(source, spec, seed, seconds, at, as_json):
 
 
 @cli.command()
-def serve():
+@click.option("--listen", metavar="HOST:PORT", default=None,
+              help="Serve over TCP instead of stdin (docs/PROTOCOL.md); 127.0.0.1:PORT "
+                   "by default, other hosts need --token.")
+@click.option("--workers", type=click.IntRange(1, 256), default=2, show_default=True,
+              help="Worker processes for engine requests (with --listen).")
+@click.option("--token", default=None, envvar="ATOUT_TOKEN",
+              help="Shared token every request must carry (with --listen).")
+def serve(listen, workers, token):
     """Answer JSON requests, one per line on standard input, one reply per line on
-    standard output (move, legal, solve, evaluate, version, quit): the backend of a
-    game application. See solver/protocol.py for the requests."""
+    standard output (move, legal, solve, evaluate, new_game, observe, close, version,
+    quit): the backend of a game application. See docs/PROTOCOL.md."""
+    if listen is not None:
+        from .server import serve_tcp
+
+        sys.exit(serve_tcp(listen, workers=workers, token=token))
     from .protocol import serve as run
 
     run(sys.stdin.buffer, sys.stdout)  # bytes: a non-UTF-8 line gets an error reply

@@ -231,7 +231,7 @@ def connect_ray(address: str) -> bool:
 
 def _play_on_ray(address: str, tasks: list, finished: Callable[[int, dict], None]) -> None:
     """Play ``tasks`` (one deal each, one CPU each) on the Ray cluster at ``address``
-    (DESIGN "Scale"; ``connect_ray``). Every node must have the same version of atout
+    (docs/DESIGN.md "Scale"; ``connect_ray``). Every node must have the same version of atout
     installed (the deals are played by its ``_job``). Deals are recorded as they
     finish, in any order, like local jobs."""
     ray = _ray_module()

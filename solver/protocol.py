@@ -107,10 +107,10 @@ _JSON_NAMES = {str: "a string", int: "an integer", float: "a number", dict: "an 
 def _state(req: dict[str, Any]):
     from .games import state_from_record
     from .notation import Record, parse_record
+    from .view import is_view, request_state
 
-    if req.get("view") is not None:  # one seat's view (solver/view.py)
-        from .view import request_state
-        return request_state(req)
+    if req.get("view") is not None or is_view(req.get("record")):  # a seat's view
+        return request_state(req)  # (solver/view.py)
 
     rec = _field(req, "record", (str, dict), None, required=True)
     record = parse_record(json.dumps(rec) if isinstance(rec, dict) else rec)

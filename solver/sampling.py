@@ -1,5 +1,5 @@
 """Exact uniform sampling of the unknown cards among the deals consistent with what a
-seat knows (DESIGN "Determinization").
+seat knows (docs/DESIGN.md "Determinization").
 
 The constraints are, for every unknown card, the set of holders that may hold it
 (seats and extra piles such as the dog), and for every holder the number of unknown

@@ -2,7 +2,7 @@
 
 ``new_game`` (a seat's view at the start: game, options, dealer, seat, hand, piles;
 returns ``session``), ``observe`` (the next public or own moves, cards received, piles
-shown), ``move`` with ``session`` (the engine's move for its seat; recorded unless
+shown, ``reveal``: masked moves shown later), ``move`` with ``session`` (the engine's move for its seat; recorded unless
 ``"play": false``), ``close``. Each request is split in two: ``prepare`` (bookkeeping,
 no engine work) gives a stateless request for the engine (``legal`` or ``move`` on the
 session's view) and a ``finish`` that commits the session's change once the engine
@@ -130,6 +130,19 @@ class SessionStore:
                    list(s.view.hand), dict(s.view.piles), list(s.view.received),
                    s.view.moves + moves)
         deck = new.deck
+        reveal = req.get("reveal") or []
+        if not isinstance(reveal, list):
+            raise AtoutError("field 'reveal' must be a list of [move index, token]")
+        for item in reveal:  # a masked move shown later (a Belote announce's cards)
+            if (not isinstance(item, list) or len(item) != 2 or not isinstance(item[0], int)
+                    or not isinstance(item[1], str)):
+                raise AtoutError("field 'reveal' must be a list of [move index, token]")
+            k, tok = item
+            if not 0 <= k < len(new.moves) or "?" not in new.moves[k]:
+                raise AtoutError(f"reveal: move {k} is not a masked move")
+            if not tok.startswith(new.moves[k].split("?")[0]):
+                raise AtoutError(f"reveal: {tok[:40]!r} does not match {new.moves[k]!r}")
+            new.moves[k] = tok
         received = req.get("received")
         if received is not None:
             if isinstance(received, str):
@@ -204,8 +217,9 @@ STORE = SessionStore()  # the stdin server's sessions
 def handle_sync(req: dict[str, Any], store: SessionStore | None = None) -> dict[str, Any]:
     """Serve a session request in-process (``atout serve`` on stdin): reply fields, or
     raises AtoutError."""
-    from .protocol import handle_line
     import json
+
+    from .protocol import handle_line
 
     store = STORE if store is None else store
     work, finish = store.prepare(req)

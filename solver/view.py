@@ -1,6 +1,6 @@
 """One seat's view of a deal: what that seat knows and nothing more.
 
-A *view* is the seat-view counterpart of a record (docs/NOTATION.md, "Views"): the
+A *view* is the seat-view counterpart of a record (docs/PROTOCOL.md, "Positions"): the
 game, options, dealer, the seat, its dealt hand, the piles it has seen whole (the Tarot
 dog when shown, the Belote turned card, the Ottocento talon for the dealer), the cards
 it received later from a pile it did not see whole (Belote's stock cards, the Terziglio
@@ -186,7 +186,7 @@ def _cards(deck, value: Any, what: str) -> list[int]:
 SEQUENCES = ("tierce", "quarte", "quinte")
 
 
-def _mask_token(game: str, token: str, obs: dict) -> str:
+def _mask_token(game: str, token: str, obs: dict, actor: int) -> str:
     """The token as a seat sees another seat's move (``obs``: its final observation)."""
     kind, _, rest = token.partition(":")
     if kind == "discard" and game in ("tarot", "tarocchini"):
@@ -197,13 +197,10 @@ def _mask_token(game: str, token: str, obs: dict) -> str:
         return "discard:" + MASK
     if kind == "announce" and game in ("belote", "coinche"):
         sort, _, _top = rest.partition(":")
-        if sort in SEQUENCES and token not in _shown_announces(obs):
+        if sort in SEQUENCES and actor not in (obs.get("shown") or {}):
+            # BELOTE-ANN-5: the winning team's announced cards are shown from trick 2
             return f"announce:{sort}:{MASK}"
     return token
-
-
-def _shown_announces(obs: dict) -> set[str]:
-    return {t for t in obs.get("shown_tokens", ())}
 
 
 def view_of(record: Record, seat: int, at: int | None = None) -> View:
@@ -244,8 +241,8 @@ def view_of(record: Record, seat: int, at: int | None = None) -> View:
         piles["talon"] = list(deal.extras["talon"])
     known = set(hand) | {c for p in piles.values() for c in p}
     received = [c for c in bit_list(held) if c not in known]
-    toks = [t if a == seat else _mask_token(record.game, t, obs)
-            for a, t in zip(actors, moves)]
+    toks = [t if a == seat else _mask_token(record.game, t, obs, a)
+            for a, t in zip(actors, moves, strict=True)]
     toks = [f"belote:{t}" if i in belote and actors[i] != seat else t
             for i, t in enumerate(toks)]
     return View(record.game, dict(record.options), record.dealer, seat, hand, piles,
@@ -320,8 +317,8 @@ def _move_cards(state, move) -> list[int]:
         return [v]
     if move.kind == "signal" and isinstance(v, tuple):
         return [v[0]]
-    if move.kind == "decl" and isinstance(v, tuple):
-        return [c for c in v if isinstance(c, int)][:0] or _decl_cards(state, move)
+    if move.kind == "decl":
+        return _decl_cards(state, move)
     return []
 
 
@@ -347,11 +344,9 @@ def state_from_view(view: View, seed: int = 0):
 
     template = check_view(view)
     module = get_game(view.game)
-    deck = view.deck
     rng = random.Random(f"view-{seed}")
     own_known = (set(view.hand) | set(view.received)
                  | {c for v in view.piles.values() for c in v})
-    seen_public: dict[int, int] = {}
     last_error = None
     deal = _fill(view, template, rng)
     for _restart in range(MAX_RESTARTS):
@@ -368,7 +363,6 @@ def state_from_view(view: View, seed: int = 0):
 
 
 def _replay(view: View, state, rng, own_known: set[int], deal: Deal):
-    from .constraints import game_functions
 
     me = view.seat
     deck = view.deck
@@ -439,9 +433,6 @@ def _belote_check(state, tok: str, me: int):
         card = state.deck.card(card_tok)
     except (AtoutError, KeyError):
         return tok, None
-    move = next((m for m in state.legal_moves() if m.kind == "card" and m.value == card), None)
-    if move is None:
-        move_probe = None
     before = _belotes(state, me)
 
     def check(w) -> bool:
@@ -479,7 +470,7 @@ def _swap_received(view, state, deal, strange, missing, where):
                 return p
         return None
 
-    for x, y in zip(strange, missing):
+    for x, y in zip(strange, missing, strict=False):
         px, py = locate(x), locate(y)
         if px is None or py is None:
             raise AtoutError(f"{where}: the received cards do not fit the deal")
@@ -487,6 +478,18 @@ def _swap_received(view, state, deal, strange, missing, where):
         px[ix], py[iy] = y, x
     hands[view.seat] = list(view.hand)
     raise _Conflict("received cards", Deal(hands, extras))
+
+
+def _keeps_announces(view: View, w, i: int) -> bool:
+    """A Belote world may re-choose other seats' announces; those the view names
+    (shown) must stay as they are."""
+    if view.game not in ("belote", "coinche"):
+        return True
+    for k, tok in enumerate(view.moves[:i - 1]):
+        if tok.startswith("announce:") and MASK not in tok and k < len(w.history):
+            if w.move_token(w.history[k]) != tok:
+                return False
+    return True
 
 
 def _belotes(state, seat: int) -> int:
@@ -557,14 +560,32 @@ def _redraw(view, state, i, tok, move, where, check=None):
                 continue
             if check is not None and not check(w):
                 continue
+            if not _keeps_announces(view, w, i):
+                continue
             return w
     raise AtoutError(f"{where}: no deal consistent with the view allows this move "
                      f"(a void or a shown card contradicted?)")
 
 
+def is_view(value: Any) -> bool:
+    """Whether a request's ``record`` is in fact a view (a Seat and no Deal): so
+    ``atout move FILE`` takes a view file as well."""
+    if isinstance(value, dict):
+        return "seat" in value and "hand" in value and "deal" not in value
+    if isinstance(value, str):
+        head = value.lstrip()[:1]
+        if head == "{":
+            return '"hand"' in value and '"deal"' not in value
+        return '[Seat "' in value and '[Deal "' not in value
+    return False
+
+
 def request_state(req: dict[str, Any]):
     """The state of a protocol request's ``view`` (the seat to act must be the view's
-    seat for ``move``)."""
+    seat for ``move``); a view given as ``record`` is taken as the view."""
+    if req.get("view") is None and is_view(req.get("record")):
+        req = dict(req)
+        req["view"] = req.pop("record")
     src = req.get("view")
     if not isinstance(src, (str, dict)):
         raise AtoutError("field 'view' must be a string or an object")

@@ -1,4 +1,4 @@
-"""Rule IDs of ../shared/rules and the IDs cited by the test files (for coverage tests)."""
+"""Rule IDs of docs/rules and the IDs cited by the test files (for coverage tests)."""
 
 from __future__ import annotations
 
@@ -7,18 +7,15 @@ from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
 ID_RE = re.compile(r"\b([A-Z]+-[A-Z]+-\d+)\b")
+REPO = TESTS.parent
+RULES = REPO / "docs" / "rules"
 
 
 def rules_dir() -> Path:
-    """The authoritative rules folder: ../shared/rules beside the repository."""
-    for base in [TESTS.parent, *TESTS.parents]:
-        cand = base.parent / "shared" / "rules"
-        if cand.is_dir():
-            return cand
-        cand = base / "shared" / "rules"
-        if cand.is_dir():
-            return cand
-    raise FileNotFoundError("cannot find shared/rules next to the repository")
+    """The rules folder: docs/rules in the repository (a copy of the shared rules source)."""
+    if not RULES.is_dir():
+        raise FileNotFoundError(f"the rules folder {RULES} is missing")
+    return RULES
 
 
 def rule_ids(filename: str, prefixes: tuple[str, ...]) -> set[str]:

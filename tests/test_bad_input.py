@@ -181,8 +181,7 @@ def test_unknown_agent_option_in_move(capsys):
 
 # --- Terziglio auction error --------------------------------------------------------
 def test_terziglio_auction_error_at_the_end_names_no_pseudo_token():
-    from solver.bidding import evaluate
-    from solver.bidding import Context
+    from solver.bidding import Context, evaluate
     from solver.cards import DECKS
     from solver.errors import AtoutError
 

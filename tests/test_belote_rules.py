@@ -1,4 +1,4 @@
-"""Belote classique rules (../shared/rules/belote.md): every BELOTE-* rule and example."""
+"""Belote classique rules (docs/rules/belote.md): every BELOTE-* rule and example."""
 
 import random
 

@@ -77,6 +77,9 @@ def test_a_timed_out_exact_search_is_not_exact_and_says_why():
     text = run("solve", str(EXAMPLES / "tarot4.txt"), "--at", "play", "--horizon", "exact",
                "--deadline", "0.3", "--no-line").output
     assert "STOPPED by the deadline (0.3 s)" in text
+    rows = [line.split() for line in text.splitlines() if ".." in line and
+            line.startswith("  ")]
+    assert rows and all(r[-2:] == ["-", "-"] for r in rows)  # no 1,024 nodes / 0.0001 s
     assert "s in all" in text
 
 

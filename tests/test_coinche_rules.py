@@ -1,4 +1,4 @@
-"""Coinche rules (../shared/rules/coinche.md): every COINCHE-* rule and example."""
+"""Coinche rules (docs/rules/coinche.md): every COINCHE-* rule and example."""
 
 import random
 

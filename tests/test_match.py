@@ -187,7 +187,7 @@ def test_cli_evaluate_unwritable_plot_is_refused_before_work(tmp_path, capsys):
     assert captured.err.strip().startswith("atout: error: --plot") and captured.out == ""
 
 
-# --- playing the deals on a Ray cluster (DESIGN "Scale") -----------------------------
+# --- playing the deals on a Ray cluster (docs/DESIGN.md "Scale") ------------------
 
 def test_ray_backend_without_ray_is_a_clear_error(monkeypatch, capsys):
     import sys

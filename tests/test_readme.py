@@ -15,3 +15,20 @@ def test_readme_python_example_runs(capsys):
     assert "ended the deal" in out
     # the double-dummy part printed one line per legal card with its value
     assert len(re.findall(r"^\S+ \d+ \d+$", out, re.M)) >= 2
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    text = README.read_text(encoding="utf-8")
+    start = text.index("Install and run the tests")
+    command = re.search(r"```sh\n(.*?)\n```", text[start:], re.S).group(1).strip()
+    ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8").strip().splitlines()[-1]
+    assert ci == command
+    # parallel workers (pytest-xdist, in the test extra) and the slowest tests printed
+    assert "pytest -q -n auto --durations=15" in command
+
+
+def test_test_extra_has_what_the_test_command_needs():
+    import tomllib
+    extra = tomllib.loads((README.parent / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]["test"]
+    assert any(req.startswith("pytest-xdist") for req in extra)

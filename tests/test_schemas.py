@@ -106,6 +106,6 @@ def test_every_protocol_reply():
     serve(iter(["not json"] + lines), out)
     replies = [json.loads(x) for x in out.getvalue().splitlines()]
     check(replies[0], "reply_error")
-    for (req, name), reply in zip(reqs, replies[1:]):
+    for (req, name), reply in zip(reqs, replies[1:], strict=True):
         check(reply, name)
         assert reply["id"] == reqs.index((req, name))

@@ -1,6 +1,6 @@
 """French Tarot: pure functions (deck values, legal cards, trick winner, counting, scoring).
 
-Every TAROT-EX-* scoring vector of ../shared/rules/tarot.md is checked exactly here.
+Every TAROT-EX-* scoring vector of docs/rules/tarot.md is checked exactly here.
 """
 
 from fractions import Fraction

@@ -1,5 +1,5 @@
 """Bid analysis: for a hand and what its seat knows, simulate the unknown cards and
-evaluate every candidate decision (DESIGN "Bid analysis").
+evaluate every candidate decision (docs/DESIGN.md "Bid analysis").
 
 Each game has a module ``solver.bidding.<game>`` exposing ``make_evaluator(ctx)``,
 which returns an object with

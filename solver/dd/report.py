@@ -259,7 +259,9 @@ def format_analysis(a: dict[str, Any], players: int, variant: str | None = None)
         if scored:
             net = r.get("attack_net")
             row += [r.get("outcome", "-"), "-" if net is None else f"{net:g}"]
-        row += [f"{r['nodes']:,}", f"{r['seconds']:.4f}"]
+        # a stopped card's own counts mislead (its search had what the position's
+        # search left of the limit): the run's totals are on the search line
+        row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
         table.append(row)
     lines += _columns(head, table, indent=2)
     if a.get("value") is not None:
@@ -319,16 +321,20 @@ def format_hands(state: GameState) -> str:
         width = max(len(v) for v in names.values())
         for suit, toks in groups.items():
             lines.append(f"    {names.get(suit, str(suit)):<{width}}  {' '.join(toks)}")
+    trick = getattr(state, "trick", None) or []
+    if trick and all(isinstance(x, tuple) and len(x) == 2 for x in trick):
+        lines.append("trick so far: " + ", ".join(f"seat {seat} {deck.token(card)}"
+                                                 for seat, card in trick))
     return "\n".join(lines)
 
 
 def _columns(head: list[str], rows: list[list[str]], indent: int = 0) -> list[str]:
     """Aligned columns: the first left-aligned, the others right-aligned."""
-    width = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    width = [max(len(str(x)) for x in col) for col in zip(head, *rows, strict=True)]
 
     def fmt(row: list[Any]) -> str:
         cells = [str(x).ljust(w) if i == 0 else str(x).rjust(w)
-                 for i, (x, w) in enumerate(zip(row, width))]
+                 for i, (x, w) in enumerate(zip(row, width, strict=True))]
         return " " * indent + "  ".join(cells).rstrip()
     return [fmt(head)] + [fmt(r) for r in rows]
 

@@ -1,4 +1,4 @@
-"""Belote classique (rules: ../shared/rules/belote.md): 5-card deal and turned card, two
+"""Belote classique (rules: docs/rules/belote.md): 5-card deal and turned card, two
 taking rounds, completion deal, play, belote-rebelote, optional announces, scoring with
 litige, and ``BeloteMatch`` for a game to the target with the litige reserve.
 

@@ -1,4 +1,4 @@
-"""Coinche / Belote contrée (rules: ../shared/rules/coinche.md): 8 cards each, auction
+"""Coinche / Belote contrée (rules: docs/rules/coinche.md): 8 cards each, auction
 80..160 (or 180), capot, générale, suit/TA/SA strains, coinche and surcoinche, play in
 every strain, belote (each suit in TA), announces, contract fulfilment and scoring in every
 mode, and ``CoincheMatch`` for a game to the target.

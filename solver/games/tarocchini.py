@@ -1,6 +1,6 @@
 """Tarocchini (Tarocco Bolognese): Ottocento (4 players) and Terziglio (3 players).
 
-The executable form of ../shared/rules/tarocchini.md. Rule IDs are cited where each
+The executable form of docs/rules/tarocchini.md. Rule IDs are cited where each
 rule lives. Cards are ``TAROCCHINI_DECK`` indices, sets are bit masks (solver.cards).
 
 Module-level pure functions (no state needed; the Cython core and the double-dummy

@@ -1,6 +1,6 @@
 """Tarocchini combinations (melds): validity, values, enumeration and the best set.
 
-Rules: ../shared/rules/tarocchini.md, section 7 (TAROC-MELD-1..12) and TAROC-DECL-2/5.
+Rules: docs/rules/tarocchini.md, section 7 (TAROC-MELD-1..12) and TAROC-DECL-2/5.
 
 A *combination* is ``(family, mask)``: a family name and the bit mask of the cards
 that make it up. A mask is a valid combination of its family iff every card in it

@@ -1,4 +1,4 @@
-"""French Tarot (FFT rules, 3/4/5 players): the executable form of ../shared/rules/tarot.md.
+"""French Tarot (FFT rules, 3/4/5 players): the executable form of docs/rules/tarot.md.
 
 Layout of this module:
 
