@@ -137,16 +137,23 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     else:
         head += " exact"
     lines.append(head)
-    lines.append(f"  {'card':>5}  {'T':>6}  {'':8}  {'nodes':>12}  {'time (s)':>9}")
+    from .report import _columns
+
+    table = []
     for r in a["cards"]:
         if r["exact"]:
-            v, label = str(r["value"]), "exact"
+            row = [r["move"], str(r["value"]), "exact"]
         elif r["value"] is not None:
-            v, label = str(r["value"]), "estimate"
+            row = [r["move"], str(r["value"]), "estimate"]
         else:
-            v, label = "-", "stopped"
-        lines.append(f"  {r['move']:>5}  {v:>6}  {label:8}  {r['nodes']:>12,}  "
-                     f"{r['seconds']:>9.4f}")
+            lo, hi = r.get("bounds") or [None, None]
+            v = "stopped" if lo is None and hi is None else \
+                f"{'' if lo is None else lo}..{'' if hi is None else hi}"
+            row = [r["move"], v, "stopped"]
+        # a stopped card's own counts mislead: the run's totals are on the last line
+        row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
+        table.append(row)
+    lines += _columns(["card", "T", "", "nodes", "time (s)"], table, indent=2)
     if a.get("line"):
         lines.append("(d) optimal line (one trick per group):")
         toks = a["line"]
