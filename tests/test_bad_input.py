@@ -70,10 +70,11 @@ def test_non_utf8_line_to_serve_gets_an_error_reply_and_the_server_goes_on():
     assert replies[1]["ok"] is True and replies[1]["id"] == 2
 
 
-def test_serve_process_survives_a_non_utf8_line():
+def test_serve_process_survives_a_non_utf8_line(tmp_path):
+    # outside the source tree: the installed package, with its compiled core
     res = subprocess.run([sys.executable, "-m", "solver.cli", "serve"],
                          input=b'\xff\n{"cmd": "version"}\n', capture_output=True,
-                         timeout=60)
+                         timeout=60, cwd=tmp_path)
     lines = res.stdout.decode().splitlines()
     assert res.returncode == 0 and b"Traceback" not in res.stderr
     assert json.loads(lines[0])["ok"] is False and json.loads(lines[1])["ok"] is True

@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -25,8 +26,11 @@ GAMES = [("tarot", {}), ("tarot", {"players": 3}), ("tarot", {"players": 5}),
 
 
 def start(*args):
+    # run outside the source tree, so that the installed package (with its compiled
+    # core) is imported, as for a user: CI installs the repository, not in place
     p = subprocess.Popen([sys.executable, "-m", "solver.server", "--listen", "127.0.0.1:0",
-                          *args], stderr=subprocess.PIPE, text=True)
+                          *args], stderr=subprocess.PIPE, text=True,
+                         cwd=tempfile.gettempdir())
     line = p.stderr.readline()
     assert "serving on" in line, line
     return p, int(line.split()[3].rsplit(":", 1)[1])
