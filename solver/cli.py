@@ -247,6 +247,7 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
     """
     from .cards import DECKS
     from .dd.report import (
+        DEFAULT_DEADLINE,
         _variant,
         analyse,
         format_analysis,
@@ -290,7 +291,7 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
         if want_table:
             result["table"] = table_of(table_deal(record), record.game, record.options,
                                        record.dealer, node_budget, tt_bits,
-                                       120.0 if deadline is None else deadline, horizon)
+                                       DEFAULT_DEADLINE if deadline is None else deadline, horizon)
         game, players_n = record.game, len(record.deal.hands)
     else:
         if game is None:
@@ -304,7 +305,7 @@ def solve(source, game, players, variant, option, dealer, at, want_table, no_lin
         get_game(game).new_state(options=opts, dealer=dealer, deal=deal)  # validates
         result["game"], result["variant"] = game, _variant(game, opts)
         result["table"] = table_of(deal, game, opts, dealer, node_budget, tt_bits,
-                                   120.0 if deadline is None else deadline, horizon)
+                                   DEFAULT_DEADLINE if deadline is None else deadline, horizon)
         players_n = len(deal.hands)
     if as_json:
         click.echo(json.dumps(result, default=str))

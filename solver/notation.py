@@ -91,6 +91,19 @@ class Deal:
         return deal
 
 
+def json_object(obj: Any, what: str) -> dict[str, Any]:
+    """``obj`` as a JSON object: parsed when it is text; a NotationError naming
+    ``what`` (record, view) otherwise."""
+    if isinstance(obj, str):
+        try:
+            obj = json.loads(obj)
+        except ValueError as e:
+            raise NotationError(f"invalid JSON {what} ({e})") from None
+    if not isinstance(obj, dict):
+        raise NotationError(f"a JSON {what} is an object")
+    return obj
+
+
 @dataclass
 class Record:
     """A game record: everything needed to replay a deal move by move."""
@@ -151,13 +164,7 @@ class Record:
 
     @classmethod
     def from_json(cls, obj: dict[str, Any] | str) -> Record:
-        if isinstance(obj, str):
-            try:
-                obj = json.loads(obj)
-            except ValueError as e:
-                raise NotationError(f"invalid JSON record ({e})") from None
-        if not isinstance(obj, dict):
-            raise NotationError("a JSON record is an object")
+        obj = json_object(obj, "record")
         game = obj.get("game")
         if game not in DECKS:
             raise NotationError("unknown game", str(game))

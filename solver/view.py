@@ -25,7 +25,6 @@ the full record, for the same seed. ``view_of(record, seat)`` is the view of a r
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from dataclasses import dataclass, field
@@ -33,7 +32,7 @@ from typing import Any
 
 from .cards import DECKS, bit_list
 from .errors import AtoutError, IllegalMoveError, NotationError
-from .notation import Deal, Record
+from .notation import Deal, Record, json_object
 from .options import format_value, parse_options
 
 MASK = "?"
@@ -120,13 +119,7 @@ class View:
 
     @classmethod
     def from_json(cls, obj: Any) -> View:
-        if isinstance(obj, str):
-            try:
-                obj = json.loads(obj)
-            except ValueError as e:
-                raise NotationError(f"invalid JSON view ({e})") from None
-        if not isinstance(obj, dict):
-            raise NotationError("a JSON view is an object")
+        obj = json_object(obj, "view")
         game = obj.get("game")
         if game not in DECKS:
             raise NotationError("unknown game", _short(str(game)))

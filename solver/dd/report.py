@@ -279,11 +279,17 @@ def format_analysis(a: dict[str, Any], players: int, variant: str | None = None)
                  f"{a.get('seconds', 0):.2f} s in all")
     if a.get("line"):
         lines.append("optimal line (one trick per group):")
-        toks = a["line"]
-        first = players - a.get("trick_len", 0)
-        groups = [toks[:first]] + [toks[i:i + players] for i in range(first, len(toks), players)]
-        lines.append("  " + " | ".join(" ".join(g) for g in groups if g))
+        lines.append(line_text(a["line"], players, a.get("trick_len", 0)))
     return "\n".join(lines)
+
+
+def line_text(tokens: list[str], players: int, trick_len: int = 0) -> str:
+    """An optimal line's move tokens, one trick per group (the current trick has
+    ``trick_len`` cards already down)."""
+    first = players - trick_len
+    groups = [tokens[:first]] + [tokens[i:i + players]
+                                 for i in range(first, len(tokens), players)]
+    return "  " + " | ".join(" ".join(g) for g in groups if g)
 
 
 SUIT_NAMES = {

@@ -137,7 +137,7 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     else:
         head += " exact"
     lines.append(head)
-    from .report import _columns
+    from .report import _columns, line_text
 
     table = []
     for r in a["cards"]:
@@ -156,10 +156,7 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     lines += _columns(["card", "T", "", "nodes", "time (s)"], table, indent=2)
     if a.get("line"):
         lines.append("(d) optimal line (one trick per group):")
-        toks = a["line"]
-        first = players - a.get("trick_len", 0)
-        groups = [toks[:first]] + [toks[i:i + players] for i in range(first, len(toks), players)]
-        lines.append("  " + " | ".join(" ".join(g) for g in groups if g))
+        lines.append(line_text(a["line"], players, a.get("trick_len", 0)))
     elif a.get("stopped") is not None:
         lines.append("(d) optimal line: not found before the stop")
     if a.get("stopped"):

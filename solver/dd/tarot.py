@@ -408,7 +408,6 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # (d) the line
     moves = None
     if line:
-        b, d = left()
         cards_line = run("line", lambda: _best_line(core, value, node_budget, deadline,
                                                     start, 0))
         if cards_line is None:
