@@ -44,7 +44,8 @@ from solver.games import tarot as rules  # noqa: E402
 from solver.notation import Record  # noqa: E402
 
 DEALS = Path(__file__).resolve().parent / "deals"
-BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False}
+BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False,
+          "partition": False}
 GROWTH_K = {3: range(8, 25, 2), 4: range(8, 19), 5: range(8, 16)}
 
 

@@ -72,9 +72,20 @@ cdef extern from *:
     #endif
         return atout_pext_sw(x, m);
     }
+    /* parallel bit deposit: the low bits of x to the positions of m (pext's inverse) */
+    static inline uint64_t atout_pdep(uint64_t x, uint64_t m) {
+        uint64_t r = 0, bb = 1;
+        while (m) {
+            if (x & bb) r |= m & (~m + 1);
+            bb <<= 1;
+            m &= m - 1;
+        }
+        return r;
+    }
     """
     uint64_t atout_pext(uint64_t x, uint64_t m) nogil
     uint64_t atout_pext_sw(uint64_t x, uint64_t m) nogil
+    uint64_t atout_pdep(uint64_t x, uint64_t m) nogil
 
 cdef extern from *:
     """
@@ -105,6 +116,10 @@ cdef uint64_t TRUMPS = (<uint64_t>1 << 21) - 1      # T1..T21 in word 0
 cdef uint64_t EXBIT = <uint64_t>1 << 21
 cdef uint64_t SUIT0 = (<uint64_t>1 << 14) - 1        # one suit block in word 1
 cdef uint64_t BOUTS0 = (<uint64_t>1 << 0) | (<uint64_t>1 << 20) | (<uint64_t>1 << 21)
+# the "low" cards, all worth a half point: T2..T20 (word 0) and the pips 1..10 of each
+# suit block (word 1). Partition search abstracts these below the ranks that mattered.
+cdef uint64_t LOW0 = ((<uint64_t>1 << 20) - 1) & ~(<uint64_t>1)
+cdef uint64_t LOW1 = 0
 cdef uint64_t SUIT_TOPS = 0      # bit 13 of each suit block (its King)
 cdef uint64_t SUIT_LOWS = 0      # bits 0..12 of each suit block
 # word-1 masks of kings, queens, knights, jacks (ranks 13, 12, 11, 10 of each suit)
@@ -131,7 +146,7 @@ cdef uint64_t _splitmix(uint64_t* s) noexcept nogil:
 
 
 cdef void _init_tables():
-    global KINGS1, QUEENS1, KNIGHTS1, JACKS1, SUIT_TOPS, SUIT_LOWS
+    global KINGS1, QUEENS1, KNIGHTS1, JACKS1, SUIT_TOPS, SUIT_LOWS, LOW1
     cdef int c, r, s, p
     cdef uint64_t seed = 0x5EED7A207
     for c in range(NCARDS):
@@ -146,6 +161,7 @@ cdef void _init_tables():
         SUIT_TOPS |= <uint64_t>1 << (14 * s + 13)
         SUIT_LOWS |= ((<uint64_t>1 << 13) - 1) << (14 * s)
         KINGS1 |= <uint64_t>1 << (14 * s + 13)
+        LOW1 |= ((<uint64_t>1 << 10) - 1) << (14 * s)
         QUEENS1 |= <uint64_t>1 << (14 * s + 12)
         KNIGHTS1 |= <uint64_t>1 << (14 * s + 11)
         JACKS1 |= <uint64_t>1 << (14 * s + 10)
@@ -959,7 +975,9 @@ cdef struct TTEntry:
     # Bounds on the final T for a position keyed WITHOUT the attack's captured points
     # P0: T is nondecreasing in P0 (future gains do not depend on it), so a lower bound
     # proven at P0 = lb_p holds for every P0 >= lb_p, an upper bound proven at ub_p for
-    # every P0 <= ub_p: values are stored relative to the points already taken.
+    # every P0 <= ub_p. Under the margin objective E = P0 + (what the rest of the deal
+    # brings - R(B)), and the best play of the rest does not depend on P0: bounds are
+    # stored as E - P0 and hold for every P0 (store_offsets).
     uint64_t key
     uint64_t check  # a second, independent hash of the same position: a hit needs both
     int16_t lb
@@ -969,6 +987,134 @@ cdef struct TTEntry:
     uint8_t best
     uint8_t depth
     uint32_t gen    # live only while equal to its table's generation (0: never written)
+
+
+cdef struct PEntry:
+    # A partition-search entry (``use_part``), the same 32 bytes as a TTEntry so that
+    # both live in one pooled table. It holds bounds for a *class* of positions: those
+    # with the same group (leader, history flags, every hand's point cards T1/T21/EX
+    # and honours, every hand's number of low cards per suit) and the same holders of
+    # the low cards the search found to matter, which are, per suit, the top live low
+    # cards down to the lowest one that mattered (``mask``, in the hands' pattern
+    # space, see part_key). The other low cards are interchangeable: each is worth a
+    # half point and decided nothing by its rank in the subtree that proved the bounds.
+    uint64_t gcheck  # a second hash of the group, mixed with the table generation
+    uint64_t pat     # a hash of the kept pattern (the group key, mask, hands & mask)
+    uint64_t mask    # bits 0..58: the kept low cards' pattern bits; 59..63: tricks left
+    int16_t lb
+    int16_t ub
+    uint8_t lb_p     # as TTEntry's lb_p/ub_p (doubled points <= 182; 255: none)
+    uint8_t ub_p
+    uint8_t best
+    uint8_t gen8     # the generation's low byte: replacement only (gcheck decides hits)
+
+
+cdef enum:
+    PBUCKET = 4                        # entries per partition bucket (128 bytes)
+cdef uint64_t PAT_MASK = (<uint64_t>1 << 59) - 1
+cdef uint64_t XSALT = <uint64_t>0x6A09E667F3BCC909   # exact entries' pattern hash seed
+
+
+cdef inline void mark_low(uint64_t* rel, int c) noexcept nogil:
+    # record that the rank of card c decided something (only low cards are tracked:
+    # the other cards are always kept in partition entries)
+    if c < 22:
+        rel[0] |= (<uint64_t>1 << c) & LOW0
+    else:
+        rel[1] |= (<uint64_t>1 << (c - 22)) & LOW1
+
+
+cdef inline int is_kept(uint64_t* rel, int c) noexcept nogil:
+    """Is card c kept by the marks rel: a point card, or a low card at or above the
+    lowest marked low card of its suit?"""
+    if c < 22:
+        if not ((<uint64_t>1 << c) & LOW0):
+            return 1
+        return (rel[0] & LOW0 & ((<uint64_t>2 << c) - 1)) != 0
+    cdef int b = c - 22
+    if not ((<uint64_t>1 << b) & LOW1):
+        return 1
+    return (rel[1] & (SUIT0 << (14 * SUIT[c])) & ((<uint64_t>2 << b) - 1)) != 0
+
+
+cdef inline void trick_rel(int* cards, int n, uint64_t* rel) noexcept nogil:
+    """Marks of a complete trick: its winner's rank decided the trick if it beat
+    another card of its suit (a trump beating a trump, or a suit card beating a card
+    of the led suit); a card winning because the others could not follow or trump
+    wins by its suit alone (DDS's winning ranks)."""
+    cdef int wi = winner_index(cards, n), i, w, c
+    if wi < 0:
+        return
+    w = cards[wi]
+    for i in range(n):
+        c = cards[i]
+        if i != wi and c != EXCUSE and SUIT[c] == SUIT[w]:
+            mark_low(rel, w)
+            return
+
+
+cdef void bounds_rel(Pos* p, int x, uint64_t* rel) noexcept nogil:
+    """Marks for a cut by value_bounds (at x) at a trick boundary: the ranks its sure
+    points read. The highest live trump (who holds it); and, unless the bounds without
+    the sure tricks cut too, with sure_trumps each side's highest trump (master trumps
+    are those above the other side's highest) and with sure_lead, in each suit the
+    leader holds, the highest card of the other seats (his run of top cards ends
+    there). Everything else value_bounds reads is suits, counts and the point cards'
+    owners."""
+    cdef uint64_t t = p.live[0] & TRUMPS, sm, others
+    cdef int L = p.tally.leader, s, lo, hi, st = p.sure_trumps, sl = p.sure_lead
+    if t:
+        mark_low(rel, highest_bit(t))
+    if st or sl:
+        p.sure_trumps = 0
+        p.sure_lead = 0
+        value_bounds(p, &lo, &hi)
+        p.sure_trumps = st
+        p.sure_lead = sl
+        if lo >= x or hi < x:
+            return
+    if p.sure_trumps:
+        t = p.side_live[1][0] & TRUMPS
+        if t:
+            mark_low(rel, highest_bit(t))
+        t = p.side_live[0][0] & TRUMPS
+        if t:
+            mark_low(rel, highest_bit(t))
+    if p.sure_lead:
+        for s in range(4):
+            sm = SUIT0 << (14 * s)
+            if p.hand[L][1] & sm:
+                others = p.live[1] & sm & ~p.hand[L][1]
+                if others:
+                    mark_low(rel, 22 + highest_bit(others))
+
+
+cdef inline void store_offsets(Pos* p, int* p0, int* off) noexcept nogil:
+    """How table bounds relate to the points the attack already took: under T
+    (nonlinear in them) a bound is stored with the points it was proven at (p0) and
+    applies on the side where T is monotone; under the margin it is stored minus them
+    (off) and applies at any points (p0 = 0)."""
+    if p.objective == OBJ_MARGIN:
+        p0[0] = 0
+        off[0] = p.tally.att_pts
+    else:
+        p0[0] = p.tally.att_pts
+        off[0] = 0
+
+
+cdef inline void kept_low(uint64_t* rel, uint64_t L0, uint64_t L1, uint64_t* kept) noexcept nogil:
+    """The live low cards (L0, L1) kept by the marks rel: per suit, those at or above
+    the lowest marked one."""
+    cdef uint64_t r, blk
+    cdef int s
+    r = rel[0] & L0
+    kept[0] = (L0 & ~((<uint64_t>1 << lowest_bit(r)) - 1)) if r else 0
+    kept[1] = 0
+    for s in range(4):
+        blk = L1 & (SUIT0 << (14 * s))
+        r = rel[1] & blk
+        if r:
+            kept[1] |= blk & ~((<uint64_t>1 << lowest_bit(r)) - 1)
 
 
 # Tables of freed cores, kept for the next cores of the same size: PIMC builds one core
@@ -1033,12 +1179,19 @@ cdef class TarotCore:
     cdef int use_bounds
     cdef int use_order
     cdef int use_merge2     # points-aware merging of runs (order_moves)
+    cdef int use_part       # partition search: table entries for classes (PEntry)
     cdef int last_lo        # the interval the last value() call proved
     cdef int last_hi
     # horizon search: trick boundaries with trick_no >= hz_trick are scored by
     # static_eval instead of searched (NO_HORIZON: exact search to the end)
     cdef int hz_trick
     cdef int64_t hz_leaves
+    cdef int verify_left
+    cdef int64_t verify_bad
+    cdef int64_t verify_n
+    cdef int64_t part_hits        # cuts by class entries (not the exact position's)
+    cdef int64_t part_stores      # partition entries stored
+    cdef int64_t part_free        # ... and the low cards they left free, summed
 
     def __cinit__(self):
         self.tt = NULL
@@ -1175,6 +1328,7 @@ cdef class TarotCore:
         self.use_bounds = 1
         self.use_order = 1
         self.use_merge2 = 1
+        self.use_part = 1
         self.p.sure_ex = 1
         self.p.sure_trumps = 1
         self.p.sure_lead = 1
@@ -1192,10 +1346,11 @@ cdef class TarotCore:
 
     def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True,
                      bint merge2=True, bint sure_ex=True, bint sure_trumps=True,
-                     bint sure_lead=True):
+                     bint sure_lead=True, bint partition=True):
         """Switch search techniques on/off (for measurements and cross-checks);
-        ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False`` is the search as it was before issue 23's
-        techniques (the benchmark's baseline). The table is emptied: its bounds
+        ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False,
+        partition=False`` is the search as it was before issue 23's techniques (the
+        benchmark's baseline); ``partition=False`` alone is the exact-key table. The table is emptied: its bounds
         were proven by the previous search, which is fine, but a clean table keeps the
         measurements apart."""
         self.use_tt = tt
@@ -1203,6 +1358,7 @@ cdef class TarotCore:
         self.use_bounds = bounds
         self.use_order = order
         self.use_merge2 = merge2
+        self.use_part = partition
         self.p.sure_ex = sure_ex
         self.p.sure_trumps = sure_trumps
         self.p.sure_lead = sure_lead
@@ -1387,7 +1543,16 @@ cdef class TarotCore:
         return dict(nodes=self.nodes, tt_probes=self.tt_probes, tt_hits=self.tt_hits,
                     aborted=bool(self.aborted), cut_first=self.cut_first,
                     cut_later=self.cut_later, no_cut=self.no_cut,
-                    horizon_leaves=self.hz_leaves)
+                    horizon_leaves=self.hz_leaves, part_stores=self.part_stores,
+                    part_hits=self.part_hits,
+                    part_free=self.part_free)
+
+    def verify_class_hits(self, int tricks_left):
+        """Diagnostics and tests: from now on, every cut by a class entry (partition
+        search) with at most ``tricks_left`` tricks to play is checked by a search of
+        the position itself without the table; returns (checked, contradicted) so far."""
+        self.verify_left = tricks_left
+        return self.verify_n, self.verify_bad
 
     def set_horizon(self, horizon=None):
         """Depth-limit the searches: the current trick and ``horizon`` complete tricks
@@ -1443,8 +1608,9 @@ cdef class TarotCore:
         Returns True/False, or None if a limit stopped the search."""
         self._arm(node_budget, deadline)
         cdef int r
+        cdef uint64_t rel[2]
         with nogil:
-            r = self.search(x)
+            r = self.search(x, rel)
         if self.aborted:
             return None
         return r >= x
@@ -1460,6 +1626,7 @@ cdef class TarotCore:
         given (a guess from the move-ordering line measured worse than plain bisection).
         Returns (value, complete); (None, False) when a limit stopped the search."""
         cdef int blo, bhi, x, r, g, steps = 0
+        cdef uint64_t rel[2]
         self._arm(node_budget, deadline)
         if is_over(&self.p):
             self.last_lo = self.last_hi = final_value(&self.p)
@@ -1486,7 +1653,7 @@ cdef class TarotCore:
                 else:
                     x = blo + (bhi - blo + 1) // 2
                 steps += 1
-                r = self.search(x)
+                r = self.search(x, rel)
                 if r >= x:
                     g = r + 1
                 else:
@@ -1591,7 +1758,34 @@ cdef class TarotCore:
         below = live1 & (SUIT0 << (14 * SUIT[c])) & ((<uint64_t>1 << (c - 22)) - 1)
         return 22 + highest_bit(below) if below else -1
 
-    cdef int order_moves(self, uint64_t* m, int* moves) noexcept nogil:
+    cdef void record_run(self, uint64_t live0, uint64_t live1, uint64_t* m, int c,
+                         int* skip_lo, int* skip_top, int* nskip) noexcept nogil:
+        """Partition search: c, a card of a run, was merged away (order_moves). Note
+        the run's lowest and top cards: if the run's top is kept, the whole run must be
+        (search marks its lowest card), so that it is the same run in every position
+        of the entry's class and the card searched for it stands for c there too."""
+        cdef int t = c, b = c, nx
+        cdef uint64_t above
+        while True:
+            above = (live0 if t < 21 else live1) & ABOVE[t]
+            if not above:
+                break
+            nx = lowest_bit(above) + (0 if t < 21 else 22)
+            if not ((m[0] >> nx) & 1 if nx < 22 else (m[1] >> (nx - 22)) & 1):
+                break
+            t = nx
+        while True:
+            nx = self.lower_neighbour(live0, live1, b)
+            if nx <= PETIT or not ((m[0] >> nx) & 1 if nx < 22 else (m[1] >> (nx - 22)) & 1):
+                break
+            b = nx
+        if nskip[0] < 32:
+            skip_lo[nskip[0]] = b
+            skip_top[nskip[0]] = t
+            nskip[0] += 1
+
+    cdef int order_moves(self, uint64_t* m, int* moves, int* skip_lo, int* skip_top,
+                         int* nskip) noexcept nogil:
         """Candidate cards of the legal mask m after merging equivalent cards, best
         first by a cheap heuristic. Returns their number.
 
@@ -1665,6 +1859,8 @@ cdef class TarotCore:
                         h = 22 + lowest_bit(above)
                 if self.use_merge2 and sure_win:
                     if h >= 0:
+                        if self.use_part:
+                            self.record_run(live0, live1, m, c, skip_lo, skip_top, nskip)
                         continue                  # only the run's top (richest)
                 elif self.use_merge2 and sure_loss:
                     # only the highest card of the run's poorest value
@@ -1675,8 +1871,12 @@ cdef class TarotCore:
                         bottom = lw
                         lw = self.lower_neighbour(live0, live1, lw)
                     if PTS[c] != PTS[bottom] or (h >= 0 and PTS[h] == PTS[c]):
+                        if self.use_part:
+                            self.record_run(live0, live1, m, c, skip_lo, skip_top, nskip)
                         continue
                 elif h >= 0 and PTS[h] == PTS[c]:
+                    if self.use_part:
+                        self.record_run(live0, live1, m, c, skip_lo, skip_top, nskip)
                     continue                      # equal value: one of them
             moves[k] = c
             if self.use_order:
@@ -1716,16 +1916,163 @@ cdef class TarotCore:
                 scores[h + 1] = sc
         return k
 
-    cdef int search(self, int x) noexcept nogil:
-        """Fail-soft null-window minimax around x: a result v >= x proves T >= v, a
-        result v < x proves T <= v (attack maximises T, defence minimises)."""
+    cdef inline uint64_t part_key(self, uint64_t* gcheck, uint64_t* W) noexcept nogil:
+        """Partition search's keys of a trick-boundary position. Returns the group's
+        hash (the bucket), ``gcheck`` a second hash of it (mixed with the table's
+        generation), and ``W[i]`` each hand's pattern word: bit j of the field of a
+        suit is set when the hand holds the j-th lowest live low card of that suit
+        (the four plain suits packed from bit 0, at most 40 bits, the trumps from bit
+        40, at most 19). The group: leader, history flags, each hand's point cards
+        (T1, T21, EX, honours: identities) and its count of low cards per suit. Within
+        a group a position is its patterns; an entry keeps only some of the bits."""
         cdef Pos* p = &self.p
-        cdef int lo, hi, i, j, k, v, r, maximizing, best = NOMOVE, boundary
-        cdef uint64_t key = 0, check = 0
+        cdef uint64_t L0 = p.live[0] & LOW0, L1 = p.live[1] & LOW1, h, g, w, c
+        cdef int i, s
+        cdef Tally* t = &p.tally
+        cdef int flags = t.att_bouts | ((t.att_tricks > 0) << 2) | ((t.def_tricks > 0) << 3) \
+            | ((t.petit_trick == p.trick_no - 1) << 4)
+        h = ZLEAD[p.tally.leader] ^ ZMISC[flags]
+        g = ~(ZMISC[flags + 32] ^ (ZLEAD[p.tally.leader] >> 7))
+        for i in range(p.n):
+            # point cards: T1 (bit 0), T21, EX (bits 20, 21) fall on pip bits, cleared
+            w = (p.hand[i][1] & ~LOW1) | (p.hand[i][0] & ~LOW0)
+            h = mix64(h ^ w)
+            g = mix64b(g + w)
+            c = <uint64_t>popcount64(p.hand[i][0] & LOW0)
+            for s in range(4):
+                c = (c << 5) | <uint64_t>popcount64(p.hand[i][1] & LOW1 & (SUIT0 << (14 * s)))
+            h = mix64(h ^ c ^ (<uint64_t>i << 40))
+            g = mix64b(g + c + (<uint64_t>i << 40))
+            W[i] = atout_pext(p.hand[i][1], L1) | (atout_pext(p.hand[i][0], L0) << 40)
+        gcheck[0] = g ^ mix64(<uint64_t>self.tt_gen * <uint64_t>0x9E3779B97F4A7C15 + 1)
+        return h
+
+    cdef inline uint64_t pat_hash(self, uint64_t gkey, uint64_t M, uint64_t* W) noexcept nogil:
+        # the kept pattern: the hands' bits under the mask M, with the mask and group
+        cdef uint64_t h = mix64b(gkey ^ (M * <uint64_t>0xD6E8FEB86659FD93))
+        cdef int i
+        for i in range(self.p.n - 1):       # the last hand holds the remaining bits
+            h = mix64b(h ^ (W[i] & M) ^ (<uint64_t>(i + 1) << 59))
+        return h
+
+    cdef void verify_hit(self, int x, int v) noexcept nogil:
+        # verify_class_hits: the same question answered by a search without the table
+        cdef uint64_t rel[2]
+        cdef int tt = self.use_tt, part = self.use_part, r
+        self.use_tt = 0
+        self.use_part = 0
+        r = self.search(x, rel)
+        self.use_tt = tt
+        self.use_part = part
+        if not self.aborted:
+            self.verify_n += 1
+            if (r >= x) != (v >= x):
+                self.verify_bad += 1
+
+    cdef void part_put(self, uint64_t bucket, uint64_t gcheck, uint64_t pat, uint64_t M,
+                       bint exact, int x, int v, int best) noexcept nogil:
+        """Write a bound into the partition table's bucket: the same entry (same group
+        check and pattern hash; for a class entry, the same mask) updated in place,
+        else a dead entry, else the shallowest of the first PBUCKET - 1 when the new one
+        is at least as deep, else the last (always-replace) slot. An exact entry's mask
+        is the union of the classes its bounds were proven for (what a hit reports)."""
+        cdef PEntry* e = (<PEntry*>self.tt) + ((bucket & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1)))
+        cdef PEntry* s = NULL
+        cdef int i, d, dmin = 99, imin = 0
+        cdef int depth = self.p.total_tricks - self.p.trick_no
+        cdef uint8_t g8 = <uint8_t>(self.tt_gen & 0xFF)
+        cdef int p0, off
+        store_offsets(&self.p, &p0, &off)
+        v -= off
+        x -= off
+        for i in range(PBUCKET):
+            if e[i].gcheck == gcheck and e[i].pat == pat \
+                    and (exact or (e[i].mask & PAT_MASK) == M):
+                s = &e[i]
+                s.mask |= M
+                break
+        if s == NULL:
+            for i in range(PBUCKET):
+                if e[i].gen8 != g8:
+                    s = &e[i]
+                    break
+            if s == NULL:
+                for i in range(PBUCKET - 1):
+                    d = <int>(e[i].mask >> 59)
+                    if d < dmin:
+                        dmin = d
+                        imin = i
+                s = &e[imin] if depth >= dmin else &e[PBUCKET - 1]
+            s.gcheck = gcheck
+            s.pat = pat
+            s.mask = M | (<uint64_t>depth << 59)
+            s.lb = LO_INF
+            s.ub = HI_INF
+            s.lb_p = 0
+            s.ub_p = 255
+            s.best = NOMOVE
+            s.gen8 = g8
+        if v >= x:
+            if not (s.lb >= v and s.lb_p <= p0):
+                s.lb = v
+                s.lb_p = p0
+        else:
+            if not (s.ub <= v and s.ub_p >= p0):
+                s.ub = v
+                s.ub_p = p0
+        if best != NOMOVE:
+            s.best = best
+
+    cdef void part_store(self, uint64_t gkey, uint64_t gcheck, uint64_t xpat, uint64_t* W,
+                         uint64_t* rel, int x, int v, int best) noexcept nogil:
+        """Store a proven bound twice: for this exact position (its own bucket, as an
+        exact-key table would, so that no hit of such a table is lost to crowding) and,
+        when some low cards are free, for the class the marks rel define (kept_low), in
+        its group's bucket. (Measured: choosing the class bucket by the holders of the
+        top one or two low cards of each suit, always kept, spreads a group over more
+        buckets but frees fewer cards: 1.1-2.9x more nodes than one bucket a group.)"""
+        cdef Pos* p = &self.p
+        cdef uint64_t L0 = p.live[0] & LOW0, L1 = p.live[1] & LOW1, M, full, pat
+        cdef uint64_t kept[2]
+        kept_low(rel, L0, L1, kept)
+        M = atout_pext(kept[1], L1) | (atout_pext(kept[0], L0) << 40)
+        full = atout_pext(L1, L1) | (atout_pext(L0, L0) << 40)
+        self.part_put(mix64(xpat), gcheck, xpat, M, True, x, v, best)
+        if M != full:
+            self.part_stores += 1
+            self.part_free += popcount64(L0 & ~kept[0]) + popcount64(L1 & ~kept[1])
+            pat = self.pat_hash(gkey, M, W)
+            self.part_put(gkey, gcheck, pat, M, False, x, v, best)
+
+    cdef int search(self, int x, uint64_t* rel) noexcept nogil:
+        """Fail-soft null-window minimax around x: a result v >= x proves T >= v, a
+        result v < x proves T <= v (attack maximises T, defence minimises).
+
+        Partition search (``use_part``): ``rel`` returns the low cards whose rank
+        decided the result (marks; see kept_low): trick winners that beat a card of
+        their suit, the highest trump a seat had to overtrump, the ranks the bounds
+        read, the runs merged beside kept cards, and a table entry's kept cards. The
+        result then holds for every position that differs only in the low cards
+        below the lowest mark of each suit (each worth a half point, held in the same
+        numbers by the same hands), and the table stores it for all of them."""
+        cdef Pos* p = &self.p
+        cdef int lo, hi, i, j, k, v, r, maximizing, best = NOMOVE, boundary, completes
+        cdef int changed, ot_min = -1, p0 = 0, off = 0
+        cdef uint64_t key = 0, check = 0, M, xpat = 0, L0, L1
         cdef TTEntry* e = NULL
+        cdef PEntry* pe = NULL
         cdef int ttbest = NOMOVE
         cdef int moves[32]
+        cdef int skip_lo[32]
+        cdef int skip_top[32]
+        cdef int nskip = 0
         cdef uint64_t m[2]
+        cdef uint64_t crel[2]
+        cdef uint64_t acc[2]
+        cdef uint64_t nm[2]
+        cdef uint64_t W[MAXP]
+        rel[0] = 0
+        rel[1] = 0
         self.nodes += 1
         if is_over(p):
             return final_value(p)
@@ -1733,6 +2080,8 @@ cdef class TarotCore:
             # horizon leaf: its value is the static evaluation (inside value_bounds,
             # which therefore stay valid bounds of the truncated game)
             self.hz_leaves += 1
+            rel[0] = p.live[0] & LOW0
+            rel[1] = p.live[1] & LOW1
             return static_eval(p)
         if self.check_limits():
             return 0
@@ -1741,24 +2090,75 @@ cdef class TarotCore:
             if self.use_bounds:
                 value_bounds(p, &lo, &hi)
                 if lo >= x:
+                    if self.use_part:
+                        bounds_rel(p, x, rel)
                     return lo
                 if hi < x:
+                    if self.use_part:
+                        bounds_rel(p, x, rel)
                     return hi
             if self.use_tt:
+                store_offsets(p, &p0, &off)
+            if self.use_tt and self.use_part:
+                key = self.part_key(&check, W)
+                self.tt_probes += 1
+                L0 = p.live[0] & LOW0
+                L1 = p.live[1] & LOW1
+                # the exact position first, then its classes
+                xpat = self.pat_hash(key ^ XSALT, atout_pext(L1, L1) | (atout_pext(L0, L0) << 40), W)
+                for j in range(2):
+                    if j == 0:
+                        pe = (<PEntry*>self.tt) + ((mix64(xpat) & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1)))
+                    else:
+                        pe = (<PEntry*>self.tt) + ((key & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1)))
+                    for i in range(PBUCKET):
+                        if pe[i].gcheck != check:
+                            continue
+                        M = pe[i].mask & PAT_MASK
+                        if pe[i].pat != (xpat if j == 0 else self.pat_hash(key, M, W)):
+                            continue
+                        self.tt_hits += 1
+                        if (pe[i].lb + off >= x and pe[i].lb_p <= p0) \
+                                or (pe[i].ub + off < x and pe[i].ub_p >= p0):
+                            # the entry's kept cards, in this position
+                            rel[1] = atout_pdep(M & ((<uint64_t>1 << 40) - 1), L1)
+                            rel[0] = atout_pdep(M >> 40, L0)
+                            v = (pe[i].lb if pe[i].lb + off >= x and pe[i].lb_p <= p0
+                                 else pe[i].ub) + off
+                            if j:
+                                self.part_hits += 1
+                                if self.verify_left >= p.total_tricks - p.trick_no:
+                                    self.verify_hit(x, v)
+                            return v
+                        if ttbest == NOMOVE:
+                            ttbest = pe[i].best
+            elif self.use_tt:
                 key = self.tt_key(&check)
                 self.tt_probes += 1
                 e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
                 for i in range(2):
                     if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                         self.tt_hits += 1
-                        if e[i].lb >= x and e[i].lb_p <= p.tally.att_pts:
-                            return e[i].lb
-                        if e[i].ub < x and e[i].ub_p >= p.tally.att_pts:
-                            return e[i].ub
+                        if e[i].lb + off >= x and e[i].lb_p <= p0:
+                            return e[i].lb + off
+                        if e[i].ub + off < x and e[i].ub_p >= p0:
+                            return e[i].ub + off
                         ttbest = e[i].best
                         break
         legal_mask(p, m)
-        k = self.order_moves(m, moves)
+        nm[0] = 0
+        nm[1] = 0
+        if self.use_part and p.wt >= 0 and m[1] == 0 and (m[0] & TRUMPS) \
+                and (p.hand[p.cur][0] & LOW0):
+            # the seat must play a trump, above the trick's highest one W if it can
+            # (TAROT-PLAY-4.2/5): which of its trumps are legal depends on W's rank,
+            # unless all its trumps are kept (then all are above an abstracted W in
+            # every position of the class): W is marked below if its lowest low trump
+            # ends up free
+            ot_min = lowest_bit(p.hand[p.cur][0] & LOW0)
+        acc[0] = nm[0]
+        acc[1] = nm[1]
+        k = self.order_moves(m, moves, skip_lo, skip_top, &nskip)
         if ttbest != NOMOVE:
             for i in range(k):
                 if moves[i] == ttbest:
@@ -1770,9 +2170,12 @@ cdef class TarotCore:
                     break
         maximizing = p.side[to_act(p)]
         r = LO_INF if maximizing else HI_INF
+        completes = p.ntrick == p.n - 1
         for i in range(k):
             play_card(p, moves[i])
-            v = self.search(x)
+            v = self.search(x, crel)
+            if completes and self.use_part:
+                trick_rel(&p.played[p.ply - p.n], p.n, crel)
             undo_card(p)
             if self.aborted:
                 return 0
@@ -1781,21 +2184,46 @@ cdef class TarotCore:
                     r = v
                 if v >= x:
                     best = moves[i]
-                    break
             else:
                 if v < r:
                     r = v
                 if v < x:
                     best = moves[i]
-                    break
+            if best != NOMOVE:
+                # a cut: the bound rests on this card's subtree alone
+                rel[0] = nm[0] | crel[0]
+                rel[1] = nm[1] | crel[1]
+                if ot_min >= 0 and not is_kept(rel, ot_min):
+                    mark_low(rel, p.wt)
+                break
+            acc[0] |= crel[0]
+            acc[1] |= crel[1]
         if best == NOMOVE:
             self.no_cut += 1
+            if self.use_part:
+                # every card was needed: the merged-away ones too, through the card
+                # searched for their run, which stands for them only where the run is
+                # the same run (all kept) or all of it is interchangeable (none kept)
+                if ot_min >= 0 and not is_kept(acc, ot_min):
+                    mark_low(acc, p.wt)
+                changed = nskip > 0
+                while changed:
+                    changed = 0
+                    for i in range(nskip):
+                        if is_kept(acc, skip_top[i]) and not is_kept(acc, skip_lo[i]):
+                            mark_low(acc, skip_lo[i])
+                            changed = 1
+                rel[0] = acc[0]
+                rel[1] = acc[1]
         elif best == moves[0]:
             self.cut_first += 1
         else:
             self.cut_later += 1
         if boundary and self.use_tt:
-            self.tt_store(key, check, x, r, best)
+            if self.use_part:
+                self.part_store(key, check, xpat, W, rel, x, r, best)
+            else:
+                self.tt_store(key, check, x, r, best)
         return r
 
     cdef void tt_store(self, uint64_t key, uint64_t check, int x, int v,
@@ -1825,7 +2253,10 @@ cdef class TarotCore:
             s.gen = self.tt_gen
             s.depth = depth
             s.best = NOMOVE
-        cdef int p0 = self.p.tally.att_pts
+        cdef int p0, off
+        store_offsets(&self.p, &p0, &off)
+        v -= off
+        x -= off
         if v >= x:
             # keep the old lower bound only if it dominates (higher, at fewer points)
             if not (s.lb >= v and s.lb_p <= p0):
@@ -1936,3 +2367,4 @@ def random_deal_playouts(int n, long count, uint64_t seed, int mult=2, bint dog_
             p.wc = -1
             total += playout(&p, &rng)
     return total
+

@@ -18,7 +18,8 @@ from solver.dd import tarot as ddt
 from solver.games import tarot as rules
 
 R2 = {0: 112, 1: 102, 2: 82, 3: 72}   # TAROT-COUNT-2, doubled
-BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False}
+BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False,
+          "partition": False}
 
 
 def final_margin(st: rules.TarotState) -> int:
@@ -208,3 +209,67 @@ def test_analyse_threads_same_values(n):
         assert (one.made, one.value) == (two.made, two.value)
         assert {m: r.value for m, r in one.cards.items()} == \
             {m: r.value for m, r in two.cards.items()}
+
+
+# ------------------------------------------------------- partition search ----
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_partition_search_keeps_values_and_cuts(n):
+    """Partition search (table entries for classes of positions that differ only in
+    low cards whose ranks decided nothing) never changes a value: the exact T and
+    margin with and without it on endgames of 5 to 7 tricks (5p: 4, 5), and it
+    saves nodes over them (a check that the class entries are used)."""
+    nodes = {False: 0, True: 0}
+    class_hits = 0
+    left = (5, 6, 7) if n < 5 else (4, 5)
+    for i, st in enumerate(endgames(n, 45, seed=2380 + n, left=left)):
+        values = {}
+        for part in (False, True):
+            core = face.from_state(st, tt_bits=16)
+            core.set_features(partition=part)
+            core.set_objective("T" if i % 2 else "margin")
+            values[part] = core.value(node_budget=20_000_000)
+            nodes[part] += core.stats()["nodes"]
+            class_hits += core.stats()["part_hits"]
+        assert values[True] == values[False] and values[True][1], (i, values)
+    assert class_hits > 0 and nodes[True] < nodes[False], nodes
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_partition_class_hits_are_verified(n):
+    """Every cut by a class entry (a bound proven for another position of its class)
+    checked by a search of the position itself: none contradicts it (TAROT-PLAY-4..6:
+    the marks cover the trick winners, the forced overtrumps and merged runs;
+    TAROT-COUNT-4: the low cards all count a half point)."""
+    checked = 0
+    left = {3: (7, 8, 9), 4: (7, 8), 5: (5, 6)}[n]
+    for i, st in enumerate(endgames(n, 80, seed=2390 + n, left=left)):
+        core = face.from_state(st, tt_bits=16)
+        core.set_objective("T" if i % 2 else "margin")
+        core.verify_class_hits(9)
+        for x in (-20, 0, 20):
+            core.probe(x, node_budget=5_000_000)
+        done, bad = core.verify_class_hits(9)
+        assert bad == 0
+        checked += done
+    assert checked > 10
+
+
+def test_partition_class_hits_verified_on_played_deals():
+    """As above on positions of real deals (benchmarks/deals/tarot4_play.txt brought
+    to 10 tricks before the end by the heuristic player): thousands of class cuts,
+    each checked by a search without the table."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from dd_tarot import later, load
+    checked = 0
+    for i, st0 in enumerate(load(4)[:6]):
+        core = face.from_state(later(st0, i, 10), tt_bits=18)
+        core.set_objective("margin")
+        core.verify_class_hits(7)
+        core.probe(0, node_budget=3_000_000)
+        done, bad = core.verify_class_hits(7)
+        assert bad == 0
+        checked += done
+    assert checked > 1000

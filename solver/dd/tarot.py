@@ -85,10 +85,10 @@ def _check_horizon(horizon: Any) -> None:
 
 
 # the core's switches that give the search as it was before issue 23's techniques
-# (points-aware merging, Excuse / master-trump / sure-lead bounds): ``search="before"``
+# (points-aware merging, Excuse / master-trump / sure-lead bounds, partition search): ``search="before"``
 # of solve_cards and default_horizon, for benchmarks and matches against it
 BEFORE_FEATURES = {"merge2": False, "sure_ex": False, "sure_trumps": False,
-                   "sure_lead": False}
+                   "sure_lead": False, "partition": False}
 SEARCHES = ("now", "before")
 
 
