@@ -16,12 +16,17 @@ at the budget, and the medians are then lower bounds — ``done`` says how many 
 Growth table: (a) on positions k tricks before the end (k = 8 .. 18; 3p to 24, 5p to
 15), reached by the heuristic player from the same deals, ``--growth-deals`` deals per k.
 
-``before`` = ``set_features(merge2=False, sure_ex=False, sure_trumps=False)`` with the
-T objective: no points-aware merging of runs, no Excuse or master-trump sure points.
-Node counts are deterministic; seconds are on a shared, noisy machine.
+``before`` (``--baseline before``) = ``set_features(merge2=False, sure_ex=False,
+sure_trumps=False, sure_lead=False, partition=False)`` with the T objective: no
+points-aware merging of runs, no sure points, no partition search.
+``--baseline no-partition``: the same analyse with only partition search off (the
+ratio is that technique's). Node counts are deterministic; seconds are on a shared,
+noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
-                                  [--deals 50] [--growth-deals 10] [--no-append]
+                                  [--deals 50] [--growth-deals 10] [--ks 10 12 14]
+                                  [--baseline before|no-partition] [--questions made]
+                                  [--no-append]
 """
 
 from __future__ import annotations
@@ -64,11 +69,17 @@ def later(state, i: int, k: int):
     return st
 
 
-def ask(state, version: str, question: str, budget: int) -> tuple[float, int, bool]:
+# --baseline: "before" (issue 23's techniques all off, the T probe for made), or now
+# with one technique switched off (the same analyse, so the ratio is that technique's)
+BASELINES = {"before": None, "no-partition": {"partition": False}}
+
+
+def ask(state, version: str, question: str, budget: int,
+        baseline: str = "before") -> tuple[float, int, bool]:
     """(seconds, nodes, finished) of one question at ``state``."""
     core = face.from_state(state, tt_bits=20)
     t = time.perf_counter()
-    if version == "before":
+    if version == "before" and baseline == "before":
         core.set_features(**BEFORE)
         if question == "made":
             ok = core.probe(1, node_budget=budget) is not None
@@ -85,7 +96,8 @@ def ask(state, version: str, question: str, budget: int) -> tuple[float, int, bo
                     if not ok:
                         break
         return time.perf_counter() - t, core.stats()["nodes"], ok
-    a = ddt.analyse(state, node_budget=budget, cards=question == "cards", line=False)
+    a = ddt.analyse(state, node_budget=budget, cards=question == "cards", line=False,
+                    features=BASELINES[baseline] if version == "before" else None)
     stage_done = {"made": a.made is not None, "value": a.value is not None,
                   "cards": a.complete}[question]
     if question == "made":
@@ -131,7 +143,8 @@ def run(quick: bool = False) -> list[dict]:
 
 
 def measure(players: list[int], deals: int, budget: int, growth_deals: int,
-            growth_budget: int, questions: list[str]) -> dict[str, list[dict]]:
+            growth_budget: int, questions: list[str],
+            baseline: str = "before") -> dict[str, list[dict]]:
     first: list[dict] = []
     growth: list[dict] = []
     for n in players:
@@ -140,7 +153,7 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             res: dict[str, list] = {"before": [], "now": []}
             for st in states:
                 for version in ("before", "now"):
-                    res[version].append(ask(st, version, q, budget))
+                    res[version].append(ask(st, version, q, budget, baseline))
             first.extend(summary(n, f"({'abc'['made value cards'.split().index(q)]}) {q}",
                                  res, budget))
             print(first[-1], flush=True)
@@ -149,7 +162,7 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             for i, st in enumerate(states[:growth_deals]):
                 pos = later(st, i, k)
                 for version in ("before", "now"):
-                    res[version].append(ask(pos, version, "made", growth_budget))
+                    res[version].append(ask(pos, version, "made", growth_budget, baseline))
             rows = summary(n, f"(a) made, {k} left", res, growth_budget)
             growth.extend(rows)
             print(rows[-1], flush=True)
@@ -165,12 +178,20 @@ def main() -> None:
     ap.add_argument("--growth-deals", type=int, default=10)
     ap.add_argument("--growth-budget", type=float, default=2e6)
     ap.add_argument("--questions", nargs="*", default=["made", "value", "cards"])
+    ap.add_argument("--baseline", choices=sorted(BASELINES), default="before",
+                    help="what 'before' is: issue 23's techniques all off, or now "
+                         "without one of them")
+    ap.add_argument("--ks", type=int, nargs="*", default=None,
+                    help="tricks left for the growth table (default: per player count)")
     ap.add_argument("--no-append", action="store_true")
     a = ap.parse_args()
+    if a.ks:
+        for n in GROWTH_K:
+            GROWTH_K[n] = a.ks
     sections = measure(a.players, a.deals, int(a.budget), a.growth_deals, int(a.growth_budget),
-                   a.questions)
-    report("Tarot full-deal DD search (dd_tarot.py), before vs now", sections,
-           append=not a.no_append)
+                       a.questions, a.baseline)
+    report(f"Tarot full-deal DD search (dd_tarot.py), {a.baseline} vs now "
+           f"(baseline {a.baseline})", sections, append=not a.no_append)
 
 
 if __name__ == "__main__":

@@ -1367,8 +1367,9 @@ cdef class TarotCore:
     def set_objective(self, str objective):
         """What the searches compute: ``"T"`` (TAROT-SCORE-1, the default) or
         ``"margin"``: E = P - R(B) of TAROT-COUNT-4 in doubled points, so that
-        ``probe(0)`` answers whether the contract is made. The table is emptied when
-        the objective changes (its bounds belong to one objective)."""
+        ``probe(0)`` answers whether the contract is made. The table keeps the entries of
+        both objectives (the objective is part of every key), so switching back and
+        forth loses nothing."""
         cdef int obj
         if objective == "T":
             obj = OBJ_T
@@ -1376,9 +1377,7 @@ cdef class TarotCore:
             obj = OBJ_MARGIN
         else:
             raise ValueError(f"objective must be 'T' or 'margin', got {objective!r}")
-        if obj != self.p.objective:
-            self.p.objective = obj
-            self.clear_tt()
+        self.p.objective = obj
 
     @property
     def objective(self):
@@ -1699,8 +1698,8 @@ cdef class TarotCore:
             | ((t.petit_trick == p.trick_no - 1) << 4)
         l0 = p.live[0]
         l1 = p.live[1]
-        h = ZLEAD[p.tally.leader] ^ ZMISC[flags]
-        g = ~(ZMISC[flags + 32] ^ (ZLEAD[p.tally.leader] >> 7))
+        h = ZLEAD[p.tally.leader] ^ ZMISC[flags] ^ ZMISC[62 + p.objective]
+        g = ~(ZMISC[flags + 32] ^ (ZLEAD[p.tally.leader] >> 7)) + p.objective
         # bouts and honours mixed in one after the other: shifted into one word, the
         # King and Queen of the first suit fell on the bits of EX and T21, so positions
         # trading one for the other shared a key (wrong values, found by a bid analysis)
@@ -1931,8 +1930,8 @@ cdef class TarotCore:
         cdef Tally* t = &p.tally
         cdef int flags = t.att_bouts | ((t.att_tricks > 0) << 2) | ((t.def_tricks > 0) << 3) \
             | ((t.petit_trick == p.trick_no - 1) << 4)
-        h = ZLEAD[p.tally.leader] ^ ZMISC[flags]
-        g = ~(ZMISC[flags + 32] ^ (ZLEAD[p.tally.leader] >> 7))
+        h = ZLEAD[p.tally.leader] ^ ZMISC[flags] ^ ZMISC[62 + p.objective]
+        g = ~(ZMISC[flags + 32] ^ (ZLEAD[p.tally.leader] >> 7)) + p.objective
         for i in range(p.n):
             # point cards: T1 (bit 0), T21, EX (bits 20, 21) fall on pip bits, cleared
             w = (p.hand[i][1] & ~LOW1) | (p.hand[i][0] & ~LOW0)

@@ -277,7 +277,7 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
 def analyse(state: Any, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
             cards: bool = True, line: bool = True, threads: int = 1,
-            progress: Any = None) -> TarotAnalysis:
+            progress: Any = None, features: dict[str, bool] | None = None) -> TarotAnalysis:
     """The exact analysis of a Tarot play-phase ``state`` in an analyst's order, one
     shared table and one node budget / deadline for the whole (each later question is
     cheaper once the earlier is known):
@@ -291,13 +291,21 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     limit stops the analysis the answers found so far are kept and the rest is None
     (or, for T, the interval proven so far). ``threads``: (c)'s cards are searched in
     that many threads, each with its own core and table (the same values; each
-    thread's searches get the node budget left at (c)'s start, shared equally)."""
+    thread's searches get the node budget left at (c)'s start, shared equally).
+    ``features``: the core's search switches (``TarotCore.set_features``), for
+    measurements against a technique switched off; the values never change."""
     from .. import parallel
 
     parallel.check_threads(threads)
     _check_limits(node_budget, deadline, tt_bits)
     start = time.monotonic()
-    core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    def new_core() -> Any:
+        c = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+        if features:
+            c.set_features(**features)
+        return c
+
+    core = new_core()
     steps: list[tuple[str, float, int]] = []
     attack = core.side_of_to_act()
 
@@ -381,8 +389,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         else:
             share = None if node_budget is None else max(
                 1, (node_budget - core.stats()["nodes"]) // threads)
-            own = parallel.per_thread(lambda _: face.from_state(state, tt_bits=tt_bits,
-                                                                poignee=poignee))
+            own = parallel.per_thread(lambda _: new_core())
             spent: dict[int, int] = {}
 
             def job(card: int) -> CardResult:
