@@ -1010,7 +1010,8 @@ cdef struct PEntry:
 
 
 cdef enum:
-    PBUCKET = 4                        # entries per partition bucket (128 bytes)
+    XBUCKET = 4                        # entries per exact-position bucket (128 bytes)
+    PBUCKET = 16                       # entries per class (group) bucket (512 bytes)
 cdef uint64_t PAT_MASK = (<uint64_t>1 << 59) - 1
 cdef uint64_t XSALT = <uint64_t>0x6A09E667F3BCC909   # exact entries' pattern hash seed
 
@@ -1972,10 +1973,11 @@ cdef class TarotCore:
                        bint exact, int x, int v, int best) noexcept nogil:
         """Write a bound into the partition table's bucket: the same entry (same group
         check and pattern hash; for a class entry, the same mask) updated in place,
-        else a dead entry, else the shallowest of the first PBUCKET - 1 when the new one
+        else a dead entry, else the shallowest of the first size - 1 when the new one
         is at least as deep, else the last (always-replace) slot. An exact entry's mask
         is the union of the classes its bounds were proven for (what a hit reports)."""
-        cdef PEntry* e = (<PEntry*>self.tt) + ((bucket & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1)))
+        cdef int size = XBUCKET if exact else PBUCKET
+        cdef PEntry* e = (<PEntry*>self.tt) + ((bucket & self.tt_mask) & ~(<uint64_t>(size - 1)))
         cdef PEntry* s = NULL
         cdef int i, d, dmin = 99, imin = 0
         cdef int depth = self.p.total_tricks - self.p.trick_no
@@ -1984,24 +1986,24 @@ cdef class TarotCore:
         store_offsets(&self.p, &p0, &off)
         v -= off
         x -= off
-        for i in range(PBUCKET):
+        for i in range(size):
             if e[i].gcheck == gcheck and e[i].pat == pat \
                     and (exact or (e[i].mask & PAT_MASK) == M):
                 s = &e[i]
                 s.mask |= M
                 break
         if s == NULL:
-            for i in range(PBUCKET):
+            for i in range(size):
                 if e[i].gen8 != g8:
                     s = &e[i]
                     break
             if s == NULL:
-                for i in range(PBUCKET - 1):
+                for i in range(size - 1):
                     d = <int>(e[i].mask >> 59)
                     if d < dmin:
                         dmin = d
                         imin = i
-                s = &e[imin] if depth >= dmin else &e[PBUCKET - 1]
+                s = &e[imin] if depth >= dmin else &e[size - 1]
             s.gcheck = gcheck
             s.pat = pat
             s.mask = M | (<uint64_t>depth << 59)
@@ -2056,7 +2058,7 @@ cdef class TarotCore:
         numbers by the same hands), and the table stores it for all of them."""
         cdef Pos* p = &self.p
         cdef int lo, hi, i, j, k, v, r, maximizing, best = NOMOVE, boundary, completes
-        cdef int changed, ot_min = -1, p0 = 0, off = 0
+        cdef int changed, ot_min = -1, p0 = 0, off = 0, size
         cdef uint64_t key = 0, check = 0, M, xpat = 0, L0, L1
         cdef TTEntry* e = NULL
         cdef PEntry* pe = NULL
@@ -2107,10 +2109,12 @@ cdef class TarotCore:
                 xpat = self.pat_hash(key ^ XSALT, atout_pext(L1, L1) | (atout_pext(L0, L0) << 40), W)
                 for j in range(2):
                     if j == 0:
-                        pe = (<PEntry*>self.tt) + ((mix64(xpat) & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1)))
+                        pe = (<PEntry*>self.tt) + ((mix64(xpat) & self.tt_mask) & ~(<uint64_t>(XBUCKET - 1)))
+                        size = XBUCKET
                     else:
                         pe = (<PEntry*>self.tt) + ((key & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1)))
-                    for i in range(PBUCKET):
+                        size = PBUCKET
+                    for i in range(size):
                         if pe[i].gcheck != check:
                             continue
                         M = pe[i].mask & PAT_MASK
