@@ -34,10 +34,22 @@ before -> after; benchmarks/dd_tarot.py has the full tables):
   between them was live (both worth 4.5): not the same card for petit au bout.
   T1 and the Excuse are never merged now.
 
+* partition search (``partition``; DDS's winning ranks for a points game, see the
+  class TarotCore's ``search``): a result holds for every position differing only in
+  low cards below the ranks that decided it, stored for the exact position and its
+  class. Made/fail, 4p, 10 played deals: median node ratio 1.46 at 11 left, 1.63 at
+  12, 2.0 at 13, 1.6 at 14 (9 of 10 finish within 20M nodes against 7 of 10); see
+  docs/ENGINE.md for what was tried beside it.
+* margin bounds stored as E - P0 (valid at any points taken), the objective in the
+  table keys (switching objectives keeps the table).
+
+Measured and reverted: the exact T through the exact margin first (1.6x more nodes
+than bisection on T); class buckets chosen by the top low cards' holders.
+
 Not yet done (what the nodes are spent on: made proofs, where every defence card is
 searched at each of the three defenders' turns; first-move cutoffs are 97-100%, the
-table hit rate 60-90% at trick boundaries): a table abstraction beyond relative ranks
-(partition search / winning ranks), quasi-symmetry entries, threads.
+table hit rate 70-90% at trick boundaries): quasi-symmetry beyond the low cards
+(honours of equal rank distance), petit-au-bout / chelem class probes, threads.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
@@ -82,7 +94,14 @@ cdef extern from *:
         }
         return r;
     }
+    /* a hint to load a cache line early (the table probes' two buckets) */
+    static inline void atout_prefetch(const void* p) {
+    #if defined(__GNUC__)
+        __builtin_prefetch(p);
+    #endif
+    }
     """
+    void atout_prefetch(const void* p) nogil
     uint64_t atout_pext(uint64_t x, uint64_t m) nogil
     uint64_t atout_pext_sw(uint64_t x, uint64_t m) nogil
     uint64_t atout_pdep(uint64_t x, uint64_t m) nogil
@@ -1000,19 +1019,29 @@ cdef struct PEntry:
     # half point and decided nothing by its rank in the subtree that proved the bounds.
     uint64_t gcheck  # a second hash of the group, mixed with the table generation
     uint64_t pat     # a hash of the kept pattern (the group key, mask, hands & mask)
-    uint64_t mask    # bits 0..58: the kept low cards' pattern bits; 59..63: tricks left
+    uint64_t mask    # bits 0..58: the kept low cards' pattern bits
     int16_t lb
     int16_t ub
     uint8_t lb_p     # as TTEntry's lb_p/ub_p (doubled points <= 182; 255: none)
     uint8_t ub_p
     uint8_t best
-    uint8_t gen8     # the generation's low byte: replacement only (gcheck decides hits)
+    uint8_t pad      # (the tag, generation byte and depth live in the table's meta array)
 
 
 cdef enum:
     XBUCKET = 4                        # entries per exact-position bucket (128 bytes)
     PBUCKET = 16                       # entries per class (group) bucket (512 bytes)
 cdef uint64_t PAT_MASK = (<uint64_t>1 << 59) - 1
+# a table of 2**bits entries is one allocation: the entries, then one 32-bit meta word
+# per entry for partition entries (part_meta), so that scanning a 16-entry bucket
+# reads one cache line of meta words, not eight of entries
+cdef size_t TT_BYTES_PER_ENTRY = sizeof(TTEntry) + sizeof(uint32_t)
+
+
+cdef inline uint32_t part_meta(uint64_t gcheck, uint32_t gen, int depth) noexcept nogil:
+    # bits 0..15: a tag from the group check word; 16..23: the generation's low byte;
+    # 24..31: tricks left (replacement). Only a full gcheck/pat match makes a hit.
+    return <uint32_t>(gcheck >> 48) | ((gen & 0xFF) << 16) | (<uint32_t>depth << 24)
 cdef uint64_t XSALT = <uint64_t>0x6A09E667F3BCC909   # exact entries' pattern hash seed
 
 
@@ -1163,6 +1192,7 @@ cdef class TarotCore:
 
     cdef Pos p
     cdef TTEntry* tt
+    cdef uint32_t* pmeta    # partition entries' meta words, one per entry (part_meta)
     cdef uint32_t tt_gen
     cdef uint64_t tt_mask
     cdef int tt_bits
@@ -1224,6 +1254,7 @@ cdef class TarotCore:
         for i in range(pool_count - 1, -1, -1):
             if pool_bits[i] == bits:
                 self.tt = pool_tables[i]
+                self.pmeta = <uint32_t*>(self.tt + ((<size_t>1) << bits))
                 self.tt_gen = pool_gens[i]
                 pool_count -= 1
                 pool_tables[i] = pool_tables[pool_count]
@@ -1231,10 +1262,11 @@ cdef class TarotCore:
                 pool_bits[i] = pool_bits[pool_count]
                 self.clear_tt()
                 return 0
-        self.tt = <TTEntry*>malloc(sizeof(TTEntry) * ((<size_t>1) << bits))
+        self.tt = <TTEntry*>malloc(TT_BYTES_PER_ENTRY * ((<size_t>1) << bits))
         if self.tt == NULL:
             raise MemoryError("transposition table")
-        memset(self.tt, 0, sizeof(TTEntry) * ((<size_t>1) << bits))
+        memset(self.tt, 0, TT_BYTES_PER_ENTRY * ((<size_t>1) << bits))
+        self.pmeta = <uint32_t*>(self.tt + ((<size_t>1) << bits))
         self.tt_gen = 1
         return 0
 
@@ -1342,7 +1374,7 @@ cdef class TarotCore:
         only when the counter wraps."""
         self.tt_gen += 1
         if self.tt_gen == 0:
-            memset(self.tt, 0, sizeof(TTEntry) * ((<size_t>1) << self.tt_bits))
+            memset(self.tt, 0, TT_BYTES_PER_ENTRY * ((<size_t>1) << self.tt_bits))
             self.tt_gen = 1
 
     def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True,
@@ -1977,42 +2009,47 @@ cdef class TarotCore:
         is at least as deep, else the last (always-replace) slot. An exact entry's mask
         is the union of the classes its bounds were proven for (what a hit reports)."""
         cdef int size = XBUCKET if exact else PBUCKET
-        cdef PEntry* e = (<PEntry*>self.tt) + ((bucket & self.tt_mask) & ~(<uint64_t>(size - 1)))
+        cdef uint64_t b = (bucket & self.tt_mask) & ~(<uint64_t>(size - 1))
+        cdef PEntry* e = (<PEntry*>self.tt) + b
+        cdef uint32_t* meta = self.pmeta + b
         cdef PEntry* s = NULL
         cdef int i, d, dmin = 99, imin = 0
         cdef int depth = self.p.total_tricks - self.p.trick_no
-        cdef uint8_t g8 = <uint8_t>(self.tt_gen & 0xFF)
+        cdef uint32_t me = part_meta(gcheck, self.tt_gen, depth), g8 = (self.tt_gen & 0xFF) << 16
         cdef int p0, off
         store_offsets(&self.p, &p0, &off)
         v -= off
         x -= off
         for i in range(size):
-            if e[i].gcheck == gcheck and e[i].pat == pat \
-                    and (exact or (e[i].mask & PAT_MASK) == M):
+            if (meta[i] & 0xFFFFFF) == (me & 0xFFFFFF) and e[i].gcheck == gcheck \
+                    and e[i].pat == pat and (exact or (e[i].mask & PAT_MASK) == M):
                 s = &e[i]
                 s.mask |= M
                 break
         if s == NULL:
             for i in range(size):
-                if e[i].gen8 != g8:
+                if (meta[i] & 0xFF0000) != g8:
                     s = &e[i]
+                    imin = i
                     break
             if s == NULL:
                 for i in range(size - 1):
-                    d = <int>(e[i].mask >> 59)
+                    d = <int>(meta[i] >> 24)
                     if d < dmin:
                         dmin = d
                         imin = i
-                s = &e[imin] if depth >= dmin else &e[size - 1]
+                if depth < dmin:
+                    imin = size - 1
+                s = &e[imin]
+            meta[imin] = me
             s.gcheck = gcheck
             s.pat = pat
-            s.mask = M | (<uint64_t>depth << 59)
+            s.mask = M
             s.lb = LO_INF
             s.ub = HI_INF
             s.lb_p = 0
             s.ub_p = 255
             s.best = NOMOVE
-            s.gen8 = g8
         if v >= x:
             if not (s.lb >= v and s.lb_p <= p0):
                 s.lb = v
@@ -2059,7 +2096,9 @@ cdef class TarotCore:
         cdef Pos* p = &self.p
         cdef int lo, hi, i, j, k, v, r, maximizing, best = NOMOVE, boundary, completes
         cdef int changed, ot_min = -1, p0 = 0, off = 0, size
-        cdef uint64_t key = 0, check = 0, M, xpat = 0, L0, L1
+        cdef uint64_t key = 0, check = 0, M, xpat = 0, L0, L1, last_h = 0, bidx
+        cdef uint32_t tag
+        cdef uint64_t last_m = <uint64_t>(-1)
         cdef TTEntry* e = NULL
         cdef PEntry* pe = NULL
         cdef int ttbest = NOMOVE
@@ -2105,20 +2144,29 @@ cdef class TarotCore:
                 self.tt_probes += 1
                 L0 = p.live[0] & LOW0
                 L1 = p.live[1] & LOW1
-                # the exact position first, then its classes
                 xpat = self.pat_hash(key ^ XSALT, atout_pext(L1, L1) | (atout_pext(L0, L0) << 40), W)
+                tag = part_meta(check, self.tt_gen, 0) & 0xFFFFFF
+                # both buckets' meta lines at once (their cache misses overlap); the
+                # exact position first, then its classes
+                atout_prefetch(self.pmeta + ((key & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1))))
+                atout_prefetch(self.pmeta + ((mix64(xpat) & self.tt_mask) & ~(<uint64_t>(XBUCKET - 1))))
                 for j in range(2):
                     if j == 0:
-                        pe = (<PEntry*>self.tt) + ((mix64(xpat) & self.tt_mask) & ~(<uint64_t>(XBUCKET - 1)))
+                        bidx = (mix64(xpat) & self.tt_mask) & ~(<uint64_t>(XBUCKET - 1))
                         size = XBUCKET
                     else:
-                        pe = (<PEntry*>self.tt) + ((key & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1)))
+                        bidx = (key & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1))
                         size = PBUCKET
+                    pe = (<PEntry*>self.tt) + bidx
                     for i in range(size):
-                        if pe[i].gcheck != check:
+                        if (self.pmeta[bidx + i] & 0xFFFFFF) != tag or pe[i].gcheck != check:
                             continue
                         M = pe[i].mask & PAT_MASK
-                        if pe[i].pat != (xpat if j == 0 else self.pat_hash(key, M, W)):
+                        if j and M != last_m:
+                            # a group's entries often share a mask: hash each mask once
+                            last_m = M
+                            last_h = self.pat_hash(key, M, W)
+                        if pe[i].pat != (xpat if j == 0 else last_h):
                             continue
                         self.tt_hits += 1
                         if (pe[i].lb + off >= x and pe[i].lb_p <= p0) \
