@@ -202,23 +202,26 @@ def run(quick: bool = False) -> list[dict]:
 QUESTIONS = ("ahead", "value", "cards")
 
 
-def ask(game: ct.Game, pos: ct.Position, search: str, question: str,
-        budget: int) -> tuple[float, int, bool]:
-    """(CPU seconds, nodes, finished) of one question of ``analyse`` at ``pos``: the
-    analysis run up to that question (a later question includes the earlier ones)."""
+def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
+        questions: tuple[str, ...] = QUESTIONS) -> dict[str, tuple[float, int, bool]]:
+    """question -> (CPU seconds, nodes, finished) at ``pos``, from one run of
+    ``analyse`` up to the last question asked: a question's figures are those of the
+    analysis up to it (a later question includes the earlier ones), which is what a
+    separate run of that question with the same budget would give (the same searches
+    in the same order, one budget for the whole)."""
     from solver.dd import tarocchini as dd
 
-    t = time.process_time()
-    a = dd.analyse_position(game, pos, node_budget=budget, cards=question == "cards",
+    a = dd.analyse_position(game, pos, node_budget=budget, cards="cards" in questions,
                             line=False, search=search)
-    secs = time.process_time() - t
-    upto = QUESTIONS[:QUESTIONS.index(question) + 1]
-    nodes = sum(n for q, _, n in a.steps if q in upto)
-    done = {"ahead": a.ahead is not None and a.stage != "ahead",
-            "value": a.value is not None, "cards": a.complete}[question]
-    if question != "cards":
-        secs = sum(x for q, x, _ in a.steps if q in upto) if a.steps else secs
-    return secs, nodes, bool(done)
+    out = {}
+    for q in questions:
+        upto = QUESTIONS[:QUESTIONS.index(q) + 1]
+        nodes = sum(n for st, _, n in a.steps if st in upto)
+        secs = sum(x for st, x, _ in a.steps if st in upto)
+        done = {"ahead": a.stage != "ahead", "value": a.value is not None,
+                "cards": a.complete}[q]
+        out[q] = (secs, nodes, bool(done))
+    return out
 
 
 def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> list[dict]:
@@ -245,28 +248,28 @@ def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> lis
 def measure(variants: list[str], deals: int, budget: int, growth: list[int],
             growth_deals: int, growth_budget: int,
             questions: list[str]) -> dict[str, list[dict]]:
+    qs = tuple(q for q in QUESTIONS if q in questions)
+    last = qs[-1:]
     first: list[dict] = []
     rows_g: list[dict] = []
     for variant in variants:
         items = load_deals(variant)[:deals]
-        for q in questions:
-            res: dict[str, list] = {"before": [], "now": []}
-            for game, pos in items:
+        for label, positions, b, sink in (
+                ("", [(g, p) for g, p in items], budget, first),
+                *((f", {k} left", [(g, endgame(g, p, k, 1000 + i)) for i, (g, p)
+                                   in enumerate(items[:growth_deals])], growth_budget,
+                   rows_g) for k in growth)):
+            res: dict[str, dict[str, list]] = {q: {"before": [], "now": []} for q in qs}
+            for game, pos in positions:
                 for version in ("before", "now"):
-                    res[version].append(ask(game, pos, version, q, budget))
-            first.extend(_summary(variant, f"({'abc'[QUESTIONS.index(q)]}) {q}", res,
-                                  budget))
-            print(first[-2], first[-1], sep="\n", flush=True)
-        for k in growth:
-            for q in questions:
-                res = {"before": [], "now": []}
-                for i, (game, pos) in enumerate(items[:growth_deals]):
-                    end = endgame(game, pos, k, 1000 + i)
-                    for version in ("before", "now"):
-                        res[version].append(ask(game, end, version, q, growth_budget))
-                rows_g.extend(_summary(variant, f"({'abc'[QUESTIONS.index(q)]}) {q}, "
-                                       f"{k} left", res, growth_budget))
-                print(rows_g[-2], rows_g[-1], sep="\n", flush=True)
+                    got = ask(game, pos, version, b, qs)
+                    for q in qs:
+                        res[q][version].append(got[q])
+            # the growth table gives the cheap question only when the cards are asked
+            for q in (qs if sink is first else last if "cards" not in qs else qs):
+                sink.extend(_summary(variant, f"({'abc'[QUESTIONS.index(q)]}) {q}{label}",
+                                     res[q], b))
+                print(sink[-2], sink[-1], sep="\n", flush=True)
     return {"first lead (full deal)": first, "growth by tricks left": rows_g}
 
 

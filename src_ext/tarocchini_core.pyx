@@ -751,6 +751,7 @@ ctypedef struct Search:
     int canon
     int bounds
     int sure                # bounds count the sure trumps (issue 24; off: as before)
+    int sure_discard        # ... and the discard of a side that has won a trick
     int dead                # dead-family compression of the key
     int tt_min              # cards per hand from which trick boundaries use the TT
     int order               # move-ordering scheme (0 basic, 1 sure winners / last seat)
@@ -1142,6 +1143,10 @@ cdef inline void pos_bounds(Search* s, const Pos* p, int* lo, int* hi) noexcept 
     cdef uint64_t su[2]
     cdef uint64_t rest = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | s.g.discard | s.g.stock
     sure_trumps(s, p, su)
+    if s.sure_discard and s.g.discard and p.won[s.g.discard_side] > 0:
+        # the discard joins its side's pile at the end once that side has won a trick
+        # (OTTO-DEAL-3, TERZ-BID-2); debts are paid from the pile before it joins
+        su[s.g.discard_side] |= s.g.discard
     hi[0] = side_max(s, p, 1, rest & ~su[0], bo, su[0]) - side_min(s, p, 0, bo, su[0])
     lo[0] = side_min(s, p, 1, bo, su[1]) - side_max(s, p, 0, rest & ~su[1], bo, su[1])
 
@@ -1510,6 +1515,7 @@ cdef class DDSolver:
         self.s.canon = 1
         self.s.bounds = 1
         self.s.sure = 1
+        self.s.sure_discard = 1
         self.nplay = 0
         self.s.mtd_steps = 4
         self.s.order = 1
@@ -1675,13 +1681,17 @@ cdef class DDSolver:
 
     # -- issue 24: one null-window probe, proven bounds, play/undo for the analysis --
 
-    def set_features(self, sure=None, bounds=None, order=None, merge=None):
+    def set_features(self, sure=None, bounds=None, order=None, merge=None,
+                     sure_discard=None):
         """Switch search techniques on/off in one call (``None``: unchanged):
-        ``sure`` the sure-trump bounds (issue 24), ``bounds`` the sure-point bounds,
+        ``sure`` the sure-trump bounds (issue 24), ``sure_discard`` the discard counted
+        for its side once that side has won a trick (issue 24), ``bounds`` the sure-point bounds,
         ``order`` the move-ordering scheme (0/1), ``merge`` equivalent-card merging.
         Values never change; the table is invalidated (bounds are stored in it)."""
         if sure is not None:
             self.s.sure = 1 if sure else 0
+        if sure_discard is not None:
+            self.s.sure_discard = 1 if sure_discard else 0
         if bounds is not None:
             self.s.bounds = 1 if bounds else 0
         if order is not None:
@@ -1691,7 +1701,8 @@ cdef class DDSolver:
         self.s.gen += 1
 
     def features(self) -> dict:
-        return {"sure": bool(self.s.sure), "bounds": bool(self.s.bounds),
+        return {"sure": bool(self.s.sure), "sure_discard": bool(self.s.sure_discard),
+                "bounds": bool(self.s.bounds),
                 "order": self.s.order, "merge": bool(self.s.merge),
                 "canon": bool(self.s.canon), "mtd_steps": self.s.mtd_steps}
 

@@ -53,7 +53,8 @@ def test_bounds_contain_the_value_and_sure_trumps_tighten_them():
     # the sure-point interval holds the exact value, with or without the sure trumps
     # (TAROC-RANK-1: the top run of trumps of one side always wins its trick;
     # TAROC-RANK-2: the Moors as one group); with them it is never wider, and it is
-    # narrower somewhere
+    # narrower somewhere; so does the discard, counted for its side once that side has
+    # won a trick (OTTO-DEAL-3, TERZ-BID-2)
     tighter = 0
     for st in _endgames(32, 120, sizes=(3, 4, 5)):
         if st.trick:
@@ -61,9 +62,9 @@ def test_bounds_contain_the_value_and_sure_trumps_tighten_them():
         want = brute(st, prune=True) if st.hands[st.to_act].bit_count() <= 4 else \
             dd.solve(st).value
         s = _solver_for(st)
-        s.set_features(sure=False)
+        s.set_features(sure=False, sure_discard=False)
         lo0, hi0 = s.bounds()
-        s.set_features(sure=True)
+        s.set_features(sure=True, sure_discard=True)
         lo1, hi1 = s.bounds()
         assert lo0 <= lo1 <= want <= hi1 <= hi0
         tighter += (lo1, hi1) != (lo0, hi0)
@@ -71,13 +72,16 @@ def test_bounds_contain_the_value_and_sure_trumps_tighten_them():
 
 
 def test_features_never_change_a_value():
-    # sure trumps / bounds / ordering / merging on or off: the same exact values
+    # sure trumps / the discard's owner / bounds / ordering / merging on or off: the
+    # same exact values
     for st in _endgames(33, 40, sizes=(4, 5)):
         s = _solver_for(st)
         vals = set()
-        for feats in ({"sure": True}, {"sure": False}, {"sure": True, "order": 0},
+        for feats in ({"sure": True}, {"sure": False}, {"sure_discard": False},
+                      {"sure": True, "order": 0},
                       {"sure": True, "bounds": False}, {"sure": True, "merge": False}):
-            s.set_features(**{"bounds": True, "order": 1, "merge": True, **feats})
+            s.set_features(**{"bounds": True, "order": 1, "merge": True, "sure": True,
+                              "sure_discard": True, **feats})
             s.set_position(*ct.position_of_state(st).args())
             v, lo, hi, _, ok = s.solve(0, 0, 0.0)
             assert ok and lo == hi == v

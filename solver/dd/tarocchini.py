@@ -274,10 +274,10 @@ def principal_variation(state: Any, node_budget: int | None = None,
 # ---------------------------------------------------------------------------
 
 # the core's switches that give the search as it was before issue 24 (no sure-trump
-# bounds; the "ahead" question answered by the exact value, there being no probe):
+# bounds, no discard counted for its owner; the "ahead" question answered by the exact value, there being no probe):
 # ``search="before"`` of ``analyse``, for benchmarks/dd_tarocchini.py
-BEFORE_FEATURES = {"sure": False}
-NOW_FEATURES = {"sure": True}
+BEFORE_FEATURES = {"sure": False, "sure_discard": False}
+NOW_FEATURES = {"sure": True, "sure_discard": True}
 SEARCHES = ("now", "before")
 
 
