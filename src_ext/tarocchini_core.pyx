@@ -16,6 +16,26 @@ Card points are in half points, ``2 * value - 1`` per card (TAROC-PTS-2): a pile
 The hot code is plain C: ``cdef ... noexcept nogil`` functions on ``uint64_t`` masks
 and small ints.  The Python classes at the end only copy integers in and out; the
 Python face (solver/core/tarocchini.py) validates positions before they get here.
+
+Issue 24 (the exact analysis, solver/dd/tarocchini.py: analyse) added ``probe`` (one
+null-window search: "who comes out ahead"), ``bounds`` (the value's proven interval
+without search), ``play``/``undo`` on the solver (the cards and the line share one
+table), windows for ``solve`` and ``set_features``.  Measured on
+benchmarks/dd_tarocchini.py (nodes, same positions, before vs now in one run; figures
+in benchmarks/RESULTS.md):
+
+* the probe at the ahead threshold against the exact value (how the question was
+  answered before): Ottocento x16 at 8 tricks left, x46 at 9; Terziglio x70-x220 at
+  8-11 (kept);
+* sure trumps in the bounds (``sure``: the top trump run of one side, Moors as a
+  group): -10 % nodes on Terziglio full-deal probes, -6 % at 12 left, -1 % Ottocento at
+  10 left; solve_cards -11 % (Ottocento, 7 left) (kept);
+* the discard counted for its side once that side has won a trick (``sure_discard``):
+  -0.2 % (Ottocento, 10 left; the Terziglio deals are solos, no discard) (kept);
+* rejected: a history heuristic in the move order (+26 % nodes on Terziglio full-deal
+  probes, +4 % Ottocento at 10 left, +43 % Terziglio at 12); sure-point bounds inside a
+  trick (no cut: with the trick's cards unassigned they are never tighter than at the
+  trick boundary above); a larger table (2**20: -0.1 %; 2**16: +1 %).
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t

@@ -163,3 +163,13 @@ def test_analyse_deadline_stops_a_full_deal():
     assert time.monotonic() - t < 3.0
     assert a.stopped == "deadline" and a.value is None and a.line is None
     assert a.lower < a.upper
+
+
+def test_analyse_threads_give_the_same_cards():
+    # (c) in two threads, each with its own solver and table: the same values
+    for st in _endgames(39, 12, sizes=(4, 5)):
+        one = dd.analyse(st, line=False)
+        two = dd.analyse(st, line=False, threads=2)
+        assert two.complete and two.value == one.value
+        assert {c: r.value for c, r in two.cards.items()} == \
+            {c: r.value for c, r in one.cards.items()}

@@ -150,7 +150,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     if state.game == "tarocchini" and horizon in ("auto", None):
         from . import report_tarocchini
         return report_tarocchini.analyse(state, node_budget, deadline, tt_bits, line,
-                                         progress=progress, estimates=horizon == "auto")
+                                         progress=progress, threads=threads,
+                                         estimates=horizon == "auto")
     if deadline is None:
         deadline = DEFAULT_DEADLINE
     mod = module_for(state.game)

@@ -40,10 +40,11 @@ def _sides(variant: str) -> dict[int, str]:
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int | None = None, line: bool = True,
-            progress: Callable[[str], None] | None = None,
+            progress: Callable[[str], None] | None = None, threads: int = 1,
             estimates: bool = True) -> dict[str, Any]:
     """The exact analysis as JSON-ready data (see the module docstring); ``progress``
-    gets one plain line per answered question. ``estimates=False`` (``--horizon
+    gets one plain line per answered question; ``threads`` search the cards.
+    ``estimates=False`` (``--horizon
     exact``): the cards the exact search did not reach stay unknown (value null, with
     the bound the position's proven margin gives them) instead of estimated."""
     from .report import TAROCCHINI_MEANING
@@ -73,7 +74,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     if progress is not None:
         progress(f"solving exactly (deadline {deadline:g} s): {question}...")
     a = dd.analyse(state, node_budget=node_budget, deadline=deadline, line=line,
-                   progress=said, **kw)
+                   progress=said, threads=threads, **kw)
     moves = [m for m in state.legal_moves() if dd._card_of(m) is not None]
     rows = []
     missing = []

@@ -34,10 +34,21 @@ points and combinations, plus the remaining cards projected to the sides by thei
 sure tricks and trump strength: ``static_eval`` in src_ext/tarocchini_core.pyx), on
 the scale of the exact value.  The result is the exact value of that truncated game,
 ``exact=False``; a horizon reaching the last trick is the exact search, bit for bit.
+
+The exact analysis (issue 24, ``analyse``): the questions in a player's order under
+one node budget / deadline and one table -- (a) who comes out ahead (one null-window
+probe at ``ahead_threshold``: in Terziglio, does the declarer win, TERZ-SCORE-2; in
+Ottocento, is team B strictly ahead), (b) the exact margin (MTD(f) from the probe's
+fail-soft bound, then bisection), (c) every card (each searched from (b)'s value, a
+bound of it), (d) the optimal line (one probe per card tried).  A stopped analysis
+keeps what it proved (``TarocchiniAnalysis``: None for an unproven answer, the
+margin's proven interval).  ``search="before"`` gives the search as it was before
+(``BEFORE_FEATURES``), for benchmarks/dd_tarocchini.py.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -334,7 +345,7 @@ def _deck_cards(mask: int) -> list[int]:
 def analyse_position(game: Game, position: Position, node_budget: int | None = None,
                      deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS, *,
                      cards: bool = True, line: bool = True, progress: Any = None,
-                     search: str = "now") -> TarocchiniAnalysis:
+                     search: str = "now", threads: int = 1) -> TarocchiniAnalysis:
     """The exact analysis of a validated position, one table and one node budget /
     deadline for the whole (each question is cheaper once the earlier is known):
 
@@ -351,7 +362,13 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
     analysis the answers found so far are kept, the rest is None, the margin's proven
     interval is given (and (a) when that interval decides it).  ``search="before"``:
     the search as it was before issue 24 (``BEFORE_FEATURES``; (a) from the exact
-    value, (c) by the former solve_cards): same answers, for the benchmark's ratios."""
+    value, (c) by the former solve_cards): same answers, for the benchmark's ratios.
+    ``threads``: (c)'s cards are searched in that many threads, each with its own
+    solver and table (the same values; the node budget is checked as each card
+    starts, so the threads may together pass it by what their last searches spend)."""
+    from .. import parallel
+
+    parallel.check_threads(threads)
     _check_limits(node_budget, deadline, tt_bits)
     if search not in SEARCHES:
         raise OptionError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
@@ -392,6 +409,7 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
         return out
 
     lo, hi = s.bounds()
+    root_lo, root_hi = lo, hi   # every continuation's value lies in them
     ahead: bool | None = None
     value: int | None = None
 
@@ -468,20 +486,40 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
                                        time.monotonic() - t_c,
                                        stopped=None if done else why(), card=card)
         else:
-            for card in legal:
-                t0, n0 = time.monotonic(), spent[0]
-                s.play(card)
-                if s.is_over():
-                    cl = ch = s.final_value()
+            window = (root_lo, value) if maxi else (value, root_hi)
+            feats = BEFORE_FEATURES if search == "before" else NOW_FEATURES
+            loaded: dict[int, Any] = {id(s): s}
+            lock = threading.Lock()
+
+            def card_value(card: int) -> CardResult:
+                c = _solver(tt_bits)
+                if id(c) not in loaded:     # a worker thread's own solver and table
+                    c.configure(*game.args())
+                    c.set_features(**feats)
+                    c.set_position(*position.args())
+                    loaded[id(c)] = c
+                t0 = time.monotonic()
+                c.play(card)
+                n = 0
+                if c.is_over():
+                    cl = ch = c.final_value()
                     ok = True
                 else:
-                    a, b = (-VALUE_INF, value) if maxi else (value, VALUE_INF)
-                    cl, ch, ok = exact(value, a, b)
-                s.undo()
-                out[card] = CardResult(cl if ok else None, cl, ch, spent[0] - n0, ok,
-                                       time.monotonic() - t0,
-                                       stopped=None if ok else why(), card=card)
-                if not ok:
+                    with lock:
+                        lim = limits()
+                    cl, ch, ok = window[0], window[1], False
+                    if lim is not None:
+                        _, cl, ch, n, ok = c.solve(value, lim[0], lim[1], 0, *window)
+                        with lock:
+                            spent[0] += n
+                c.undo()
+                return CardResult(cl if ok else None, cl, ch, n, bool(ok),
+                                  time.monotonic() - t0,
+                                  stopped=None if ok else why(), card=card)
+
+            for r in parallel.ordered_map(card_value, legal, threads):
+                out[r.card] = r
+                if not r.complete and threads == 1:
                     break
         steps.append(("cards", time.monotonic() - t_c, spent[0] - n_c))
         if progress is not None:
@@ -539,19 +577,17 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
     return result(None, None, cards=out, line=moves)
 
 
-VALUE_INF = 1_000_000
-
-
 def analyse(state: Any, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int = DEFAULT_TT_BITS, *, cards: bool = True, line: bool = True,
-            progress: Any = None, search: str = "now") -> TarocchiniAnalysis:
+            progress: Any = None, search: str = "now", threads: int = 1
+            ) -> TarocchiniAnalysis:
     """The exact analysis of a Tarocchini play-phase ``state`` (see
     ``analyse_position``): ahead or not, the exact margin, every legal card (deck
     index -> CardResult; a signal move ``KS:volo`` has its card's value, OTTO-SIG-1),
     an optimal line (deck cards), under one node budget / deadline."""
     return analyse_position(game_of_state(state), position_of_state(state), node_budget,
                             deadline, tt_bits, cards=cards, line=line, progress=progress,
-                            search=search)
+                            search=search, threads=threads)
 
 
 # Pile combinations of a finished Terziglio hand, both sides together, in half points:
