@@ -36,6 +36,9 @@ in benchmarks/RESULTS.md):
   probes, +4 % Ottocento at 10 left, +43 % Terziglio at 12); sure-point bounds inside a
   trick (no cut: with the trick's cards unassigned they are never tighter than at the
   trick boundary above); a larger table (2**20: -0.1 %; 2**16: +1 %).
+  ``stats()`` counts the cut-offs by the first move searched and by a later one: on
+  those probes 94-98 % are by the first, the table hit rate 44-51 %: the order is not
+  where the nodes go.
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t
@@ -777,6 +780,8 @@ ctypedef struct Search:
     int order               # move-ordering scheme (0 basic, 1 sure winners / last seat)
     int mtd_steps           # MTD(f) probes before bisection
     int64_t bound_cuts
+    int64_t cuts_first      # cut-offs by the first move searched / by a later one
+    int64_t cuts_later
     uint64_t mc_key[4096]   # direct-mapped cache of combination points by card set
     int mc_val[4096]
     int vlo                 # static bounds of the value (all cards to one side)
@@ -1439,12 +1444,20 @@ cdef int search(Search* s, int beta) noexcept nogil:
                 best = v
                 bm = moves[i]
                 if best >= beta:
+                    if i == 0:
+                        s.cuts_first += 1
+                    else:
+                        s.cuts_later += 1
                     break
         else:
             if v < best:
                 best = v
                 bm = moves[i]
                 if best < beta:
+                    if i == 0:
+                        s.cuts_first += 1
+                    else:
+                        s.cuts_later += 1
                     break
     if p.trick_n == 0 and use_tt:
         left = popcount64(p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3])
@@ -1604,6 +1617,7 @@ cdef class DDSolver:
     def reset_stats(self):
         self.s.tt_probes = self.s.tt_hits = self.s.tt_stores = self.s.probes = 0
         self.s.bound_cuts = 0
+        self.s.cuts_first = self.s.cuts_later = 0
         self.s.leaves = 0
 
     cdef void _horizon(self, int horizon):
@@ -1639,6 +1653,7 @@ cdef class DDSolver:
         return {"tt_probes": self.s.tt_probes, "tt_hits": self.s.tt_hits,
                 "tt_stores": self.s.tt_stores, "probes": self.s.probes,
                 "bound_cuts": self.s.bound_cuts, "horizon_leaves": self.s.leaves,
+                "cuts_first": self.s.cuts_first, "cuts_later": self.s.cuts_later,
                 "tt_entries": self.s.tt_size}
 
     def solve(self, int guess, long long node_budget, double deadline,

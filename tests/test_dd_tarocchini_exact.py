@@ -46,6 +46,8 @@ def test_probe_is_a_proven_bound_at_any_threshold():
             else:
                 assert want <= v < beta
         matto += any(h >> MAT & 1 for h in st.hands)
+        st_ = s.stats()
+        assert st_["cuts_first"] + st_["cuts_later"] > 0 and st_["tt_probes"] >= st_["tt_hits"]
     assert matto >= 20
 
 
