@@ -182,6 +182,119 @@ def run(quick: bool = False) -> list[dict]:
     return rows
 
 
+# ---------------------------------------------------------------------------
+# Issue 24: the exact analysis's questions, before vs now in the same run
+# ---------------------------------------------------------------------------
+# ``python benchmarks/dd_tarocchini.py [--deals 50] [--budget 2e6] [--growth 8 9 10]
+# [--growth-deals 10] [--growth-budget 2e7] [--variants ottocento terziglio]
+# [--no-append]``: per variant, on the first ``--deals`` deals of the files above,
+# the questions of ``solver.dd.tarocchini.analyse`` at the first lead -- (a) who comes
+# out ahead, (b) the exact margin, (c) every card -- each with a per-position node
+# budget, for the search as it was before issue 24 (``search="before"``: no sure-trump
+# bounds, (a) answered by the exact value, (c) by the former solve_cards) and now
+# (one null-window probe, the margin from the probe's bound, the cards from the
+# margin), median / p90 / max seconds and nodes; a question stopped by the budget
+# counts at the budget (its medians are then lower bounds, ``done`` says how many
+# finished).  Then the growth table: the same questions on positions ``k`` tricks
+# before the end (seeded random play from the same deals, ``endgame``).
+# Seconds: CPU of this process (time.process_time); nodes are deterministic.
+
+QUESTIONS = ("ahead", "value", "cards")
+
+
+def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
+        questions: tuple[str, ...] = QUESTIONS) -> dict[str, tuple[float, int, bool]]:
+    """question -> (CPU seconds, nodes, finished) at ``pos``, from one run of
+    ``analyse`` up to the last question asked: a question's figures are those of the
+    analysis up to it (a later question includes the earlier ones), which is what a
+    separate run of that question with the same budget would give (the same searches
+    in the same order, one budget for the whole)."""
+    from solver.dd import tarocchini as dd
+
+    a = dd.analyse_position(game, pos, node_budget=budget, cards="cards" in questions,
+                            line=False, search=search)
+    out = {}
+    for q in questions:
+        upto = QUESTIONS[:QUESTIONS.index(q) + 1]
+        nodes = sum(n for st, _, n in a.steps if st in upto)
+        secs = sum(x for st, x, _ in a.steps if st in upto)
+        done = {"ahead": a.stage != "ahead", "value": a.value is not None,
+                "cards": a.complete}[q]
+        out[q] = (secs, nodes, bool(done))
+    return out
+
+
+def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> list[dict]:
+    rows = []
+    for version in ("before", "now"):
+        r = res[version]
+        secs = [x[0] for x in r]
+        nodes = [x[1] for x in r]
+        rows.append({"variant": variant, "question": label, "search": version,
+                     "positions": len(r), "done": sum(x[2] for x in r),
+                     "budget": f"{budget:.0e}", "median_s": statistics.median(secs),
+                     "p90_s": _pct(secs, 0.9), "max_s": max(secs),
+                     "median_nodes": int(statistics.median(nodes)),
+                     "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),
+                     "ratio_before_now": None, "ratio_on": None})
+    both = [(b[1], w[1]) for b, w in zip(res["before"], res["now"], strict=True)
+            if b[2] and w[2]]
+    rows[-1]["ratio_before_now"] = (statistics.median(b / max(w, 1) for b, w in both)
+                                    if both else None)
+    rows[-1]["ratio_on"] = len(both)
+    return rows
+
+
+def measure(variants: list[str], deals: int, budget: int, growth: list[int],
+            growth_deals: int, growth_budget: int,
+            questions: list[str]) -> dict[str, list[dict]]:
+    qs = tuple(q for q in QUESTIONS if q in questions)
+    last = qs[-1:]
+    first: list[dict] = []
+    rows_g: list[dict] = []
+    for variant in variants:
+        items = load_deals(variant)[:deals]
+        for label, positions, b, sink in (
+                ("", [(g, p) for g, p in items], budget, first),
+                *((f", {k} left", [(g, endgame(g, p, k, 1000 + i)) for i, (g, p)
+                                   in enumerate(items[:growth_deals])], growth_budget,
+                   rows_g) for k in growth)):
+            res: dict[str, dict[str, list]] = {q: {"before": [], "now": []} for q in qs}
+            for game, pos in positions:
+                for version in ("before", "now"):
+                    got = ask(game, pos, version, b, qs)
+                    for q in qs:
+                        res[q][version].append(got[q])
+            # the growth table gives the cheap question only when the cards are asked
+            for q in (qs if sink is first else last if "cards" not in qs else qs):
+                sink.extend(_summary(variant, f"({'abc'[QUESTIONS.index(q)]}) {q}{label}",
+                                     res[q], b))
+                print(sink[-2], sink[-1], sep="\n", flush=True)
+    return {"first lead (full deal)": first, "growth by tricks left": rows_g}
+
+
+def main() -> None:
+    import argparse
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _report import report
+
+    ap = argparse.ArgumentParser(description="Tarocchini exact analysis, before vs now")
+    ap.add_argument("--variants", nargs="*", default=["ottocento", "terziglio"])
+    ap.add_argument("--deals", type=int, default=50)
+    ap.add_argument("--budget", type=float, default=2e6)
+    ap.add_argument("--growth", type=int, nargs="*", default=[8, 9, 10])
+    ap.add_argument("--growth-deals", type=int, default=10)
+    ap.add_argument("--growth-budget", type=float, default=2e7)
+    ap.add_argument("--questions", nargs="*", default=list(QUESTIONS), choices=QUESTIONS)
+    ap.add_argument("--no-append", action="store_true")
+    a = ap.parse_args()
+    sections = measure(a.variants, a.deals, int(a.budget), a.growth, a.growth_deals,
+                       int(a.growth_budget), a.questions)
+    report("Tarocchini exact analysis (dd_tarocchini.py, issue 24), before vs now",
+           sections, append=not a.no_append)
+
+
 if __name__ == "__main__":
-    for row in run(quick=True):
-        print(row)
+    main()

@@ -226,9 +226,11 @@ def _horizon_value(ctx, param, value):
               help="Stop each search after this many nodes.")
 @click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
               help="Stop after this many seconds (it then says what it proved). Default: "
-                   "Tarot's exact analysis 20 s in all, other searches 120 s each.")
+                   "Tarot's and Tarocchini's exact analyses 20 s in all, other searches 120 s "
+                   "each.")
 @click.option("--threads", type=click.IntRange(1), default=1, show_default=True,
-              help="Tarot: search the cards in this many threads (same values).")
+              help="Tarot, Tarocchini: search the cards in this many threads (same "
+                   "values).")
 @click.option("--tt-bits", type=click.IntRange(4, 28), default=None,
               help="Transposition table size: 2**bits entries.")
 @click.option("--horizon", default="auto", show_default=True, callback=_horizon_value,

@@ -133,29 +133,65 @@ def test_solve_tarot_first_lead_is_exact_within_the_deadline():
         min(c["value"] for c in a["cards"]) == a["value"]
 
 
-@pytest.mark.parametrize("example,game", [("tarocchini_terziglio.txt", "tarocchini")])
-def test_solve_defaults_to_the_games_horizon_where_exact_is_out_of_reach(example, game):
-    # --horizon auto (default): a full deal's first lead gets labelled estimates at
-    # once instead of an exact search stopped by the deadline
+@pytest.mark.parametrize("example", ["tarocchini_terziglio.txt", "tarocchini_ottocento.txt",
+                                     "tarocchini_terziglio_solo.txt"])
+def test_solve_tarocchini_first_lead_is_the_exact_analysis_within_the_deadline(example):
+    """Issue 24: at a Tarocchini first lead the default is the exact analysis in a
+    player's order (ahead, margin, cards, line) under one deadline; what the deadline
+    stopped is labelled: the proven interval of the margin, the cards horizon
+    estimates (``exact`` false), never an unproven figure called exact (TERZ-SCORE-2,
+    OTTO-SCORE-1)."""
     record = parse_record((EXAMPLES / example).read_text())
     state, _ = position_from_record(record, "play")
-    want = dd.module_for(game).default_horizon(state)
-    assert want is not None
-    res = run("solve", str(EXAMPLES / example), "--at", "play", "--table", "--json")
+    res = run("solve", str(EXAMPLES / example), "--at", "play", "--deadline", "0.5", "--json")
     assert res.exit_code == 0, res.output
-    out = json.loads(res.output)
-    a = out["analysis"]
-    assert a["exact"] is False and a["horizon"] == want
-    assert all(c["complete"] for c in a["cards"]) and a["value"] is not None
-    rows = out["table"]["rows"]
-    assert rows and all(r["exact"] is False and r["value"] is not None for r in rows)
-    # --horizon exact keeps the exact search: stopped by the deadline, and says so
+    a = json.loads(res.output)["analysis"]
+    assert a["game"] == "tarocchini" and a["variant"] == state.variant
+    assert a["ahead"]["threshold"] == (0 if state.variant == "terziglio" else 1)
+    assert a["exact"] is False and a["stopped"] == "deadline"
+    m = a["margin"]
+    assert m["exact"] is False and m["value"] is None and m["lower"] < m["upper"]
+    if a["ahead"]["exact"]:   # settled by the probe: the interval agrees
+        if a["ahead"]["answer"]:
+            assert m["lower"] >= a["ahead"]["threshold"]
+        else:
+            assert m["upper"] < a["ahead"]["threshold"]
+    else:
+        assert a["ahead"]["answer"] is None
+    assert a["cards"] and all(c["exact"] is False for c in a["cards"])
+    assert all(c.get("estimate") and c["value"] is not None for c in a["cards"]
+               if not c["exact"] and c["complete"])
+    assert a["horizon"] == dd.module_for("tarocchini").default_horizon(state)
+    assert "value" not in a and "line" not in a
+    text = run("solve", str(EXAMPLES / example), "--at", "play", "--deadline", "0.5").output
+    assert "(b) margin in [" in text and "ESTIMATES" in text and "STOPPED by the deadline" in text
+    # --horizon exact keeps the exact search: no estimates, the cards unknown
     res = run("solve", str(EXAMPLES / example), "--at", "play", "--horizon", "exact",
               "--deadline", "0.2", "--no-line", "--json")
     a = json.loads(res.output)["analysis"]
-    # not exact (values are missing), not an estimate either, and the reason given
     assert a["exact"] is False and a["estimate"] is False and a["stopped"] == "deadline"
-    assert not all(c["complete"] for c in a["cards"])
+    assert all(c["value"] is None and not c["complete"] for c in a["cards"])
+
+
+def test_solve_tarocchini_late_position_is_exact_with_its_line():
+    for example, at in (("tarocchini_ottocento.txt", "50"), ("tarocchini_terziglio.txt", "60")):
+        a = json.loads(run("solve", str(EXAMPLES / example), "--at", at,
+                           "--json").output)["analysis"]
+        assert a["exact"] and a["margin"]["exact"] and a["value"] == a["margin"]["value"]
+        assert a["ahead"]["exact"] and a["ahead"]["answer"] == (
+            a["value"] >= a["ahead"]["threshold"])
+        assert all(c["exact"] for c in a["cards"]) and a["line"]
+        best = (max if a["side_to_act"] in ("team B", "opponents") else min)(
+            c["value"] for c in a["cards"])
+        assert best == a["value"] and a["cards"][0]["value"] == best
+
+
+def test_tarocchini_table_at_the_first_lead_is_estimated():
+    res = run("solve", str(EXAMPLES / "tarocchini_terziglio.txt"), "--at", "play", "--table",
+              "--deadline", "0.3", "--no-line", "--json")
+    assert res.exit_code == 0, res.output
+    rows = json.loads(res.output)["table"]["rows"]
+    assert rows and all(r["exact"] is False and r["value"] is not None for r in rows)
 
 
 def test_solve_auto_horizon_is_exact_late_in_the_deal():

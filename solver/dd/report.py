@@ -119,7 +119,8 @@ def _is_card_token(state: GameState, token: str) -> bool:
         return False
 
 
-DEFAULT_DEADLINE = 120.0   # seconds per search (Tarot's exact analysis: report_tarot)
+DEFAULT_DEADLINE = 120.0   # seconds per search (Tarot's and Tarocchini's exact analyses:
+                           # report_tarot, report_tarocchini)
 
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
@@ -132,7 +133,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     ``horizon="auto"``: the game's ``default_horizon`` (exact where that is quick; in
     every game without a horizon search, exact). Tarot with ``"auto"`` or None: the
     exact analysis of ``report_tarot`` (made, T, every card, line, under one deadline;
-    ``progress`` gets a line per answer, ``threads`` search the cards). ``deadline``
+    ``progress`` gets a line per answer, ``threads`` search the cards); Tarocchini
+    likewise ``report_tarocchini`` (ahead, margin, every card, line). ``deadline``
     None: the default of the game's analysis."""
     if state.is_over():
         raise AtoutError("the deal is over: nothing to solve")
@@ -145,6 +147,11 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
                                    estimates=horizon == "auto")
         out["variant"] = _variant(state)
         return out
+    if state.game == "tarocchini" and horizon in ("auto", None):
+        from . import report_tarocchini
+        return report_tarocchini.analyse(state, node_budget, deadline, tt_bits, line,
+                                         progress=progress, threads=threads,
+                                         estimates=horizon == "auto")
     if deadline is None:
         deadline = DEFAULT_DEADLINE
     mod = module_for(state.game)
@@ -237,6 +244,9 @@ def format_analysis(a: dict[str, Any], players: int, variant: str | None = None)
     if a.get("game") == "tarot" and "made" in a:
         from . import report_tarot
         return report_tarot.format_analysis(a, players)
+    if a.get("game") == "tarocchini" and "margin" in a:
+        from . import report_tarocchini
+        return report_tarocchini.format_analysis(a, players)
     title = GAME_TITLES.get(variant or a["game"], a["game"])
     who = f"seat {a['to_act']}" + (f" ({a['side_to_act']})" if a.get("side_to_act") else "")
     lines = [f"{title}, {players} players: {who} to play, best card first",

@@ -34,12 +34,23 @@ points and combinations, plus the remaining cards projected to the sides by thei
 sure tricks and trump strength: ``static_eval`` in src_ext/tarocchini_core.pyx), on
 the scale of the exact value.  The result is the exact value of that truncated game,
 ``exact=False``; a horizon reaching the last trick is the exact search, bit for bit.
+
+The exact analysis (issue 24, ``analyse``): the questions in a player's order under
+one node budget / deadline and one table -- (a) who comes out ahead (one null-window
+probe at ``ahead_threshold``: in Terziglio, does the declarer win, TERZ-SCORE-2; in
+Ottocento, is team B strictly ahead), (b) the exact margin (MTD(f) from the probe's
+fail-soft bound, then bisection), (c) every card (each searched from (b)'s value, a
+bound of it), (d) the optimal line (one probe per card tried).  A stopped analysis
+keeps what it proved (``TarocchiniAnalysis``: None for an unproven answer, the
+margin's proven interval).  ``search="before"`` gives the search as it was before
+(``BEFORE_FEATURES``), for benchmarks/dd_tarocchini.py.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import mask_of
@@ -267,6 +278,316 @@ def principal_variation(state: Any, node_budget: int | None = None,
         st.play(move)
         line.append(move)
     return line
+
+
+# ---------------------------------------------------------------------------
+# Issue 24: the exact analysis in a player's order, under one deadline
+# ---------------------------------------------------------------------------
+
+# the core's switches that give the search as it was before issue 24 (no sure-trump
+# bounds, no discard counted for its owner; the "ahead" question answered by the exact value, there being no probe):
+# ``search="before"`` of ``analyse``, for benchmarks/dd_tarocchini.py
+BEFORE_FEATURES = {"sure": False, "sure_discard": False}
+NOW_FEATURES = {"sure": True, "sure_discard": True}
+SEARCHES = ("now", "before")
+
+
+def ahead_threshold(game: Game) -> int:
+    """The margin the "who comes out ahead" probe tests (value >= threshold): 0 in
+    Terziglio (the declarer wins iff his total is strictly greater, TERZ-SCORE-2:
+    value >= 0 means he does not), 1 in Ottocento (team B strictly ahead; a tie is
+    "not ahead", and the exact margin then says which)."""
+    return 0 if game.n == 3 else 1
+
+
+@dataclass(repr=False)
+class TarocchiniAnalysis:
+    """The exact answers about a Tarocchini play-phase position, in the order a player
+    asks them (``analyse``): (a) ``ahead``: does side 1 come out ahead (value >=
+    ``threshold``, see ``ahead_threshold``: in Terziglio, the declarer loses); (b)
+    ``value``: the exact margin (side 1 total - side 0 total, half points), with
+    ``lower``/``upper`` its proven interval; (c) ``cards``: each legal card's
+    CardResult (deck index -> result; ``complete=False`` for a card not finished, with
+    its proven bounds); (d) ``line``: an optimal line (deck cards).  Each answer is
+    None when the limits stopped the analysis before it was proven: nothing here is
+    an estimate.  ``stopped``: 'node_budget' or 'deadline', ``stage`` the question it
+    was on; ``steps``: (question, seconds, nodes) of each search run."""
+
+    ahead: bool | None
+    threshold: int
+    value: int | None
+    lower: int
+    upper: int
+    cards: dict[int, CardResult]
+    line: list[int] | None
+    nodes: int
+    seconds: float
+    stopped: str | None = None
+    stage: str | None = None
+    steps: list[tuple[str, float, int]] = field(default_factory=list)
+    legal: list[int] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return self.stopped is None
+
+    def __repr__(self) -> str:
+        v = self.value if self.value is not None else f"[{self.lower},{self.upper}]"
+        return (f"TarocchiniAnalysis(ahead={self.ahead}, value={v}, cards={len(self.cards)}"
+                f"/{len(self.legal)}, line={'yes' if self.line is not None else 'no'}, "
+                f"nodes={self.nodes}, stopped={self.stopped!r})")
+
+
+def _deck_cards(mask: int) -> list[int]:
+    return [c for c in range(62) if mask >> c & 1]
+
+
+def analyse_position(game: Game, position: Position, node_budget: int | None = None,
+                     deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS, *,
+                     cards: bool = True, line: bool = True, progress: Any = None,
+                     search: str = "now", threads: int = 1) -> TarocchiniAnalysis:
+    """The exact analysis of a validated position, one table and one node budget /
+    deadline for the whole (each question is cheaper once the earlier is known):
+
+    (a) ahead or not: one null-window search at ``ahead_threshold`` (fail-soft: its
+        result is also a proven bound of the margin);
+    (b) the exact margin: MTD(f) from the probe's bound, then bisection, inside the
+        interval (a) proved;
+    (c) every legal card (``cards``): each card's search starts from (b)'s value, a
+        bound of it (side 1's cards are worth at most the position, side 0's at least);
+    (d) an optimal line (``line``): at each turn the first card (lowest deck index)
+        that keeps the value, by one probe per card tried (the table is warm).
+
+    ``progress(stage, answer)`` is called after each answer.  When a limit stops the
+    analysis the answers found so far are kept, the rest is None, the margin's proven
+    interval is given (and (a) when that interval decides it).  ``search="before"``:
+    the search as it was before issue 24 (``BEFORE_FEATURES``; (a) from the exact
+    value, (c) by the former solve_cards): same answers, for the benchmark's ratios.
+    ``threads``: (c)'s cards are searched in that many threads, each with its own
+    solver and table (the same values; the node budget is checked as each card
+    starts, so the threads may together pass it by what their last searches spend)."""
+    from .. import parallel
+
+    parallel.check_threads(threads)
+    _check_limits(node_budget, deadline, tt_bits)
+    if search not in SEARCHES:
+        raise OptionError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
+    start = time.monotonic()
+    s = _load(game, position, tt_bits)
+    s.set_features(**(BEFORE_FEATURES if search == "before" else NOW_FEATURES))
+    s.reset_stats()
+    thr = ahead_threshold(game)
+    steps: list[tuple[str, float, int]] = []
+    spent = [0]
+    legal = _deck_cards(s.legal())
+    maxi = s.side_to_act() == 1
+
+    def limits() -> tuple[int, float] | None:
+        """(node budget, seconds) left for the next core call (0: none); None when a
+        limit is used up."""
+        b = 0
+        if node_budget is not None:
+            b = node_budget - spent[0]
+            if b <= 0:
+                return None
+        d = 0.0
+        if deadline is not None:
+            d = deadline - (time.monotonic() - start)
+            if d <= 0:
+                return None
+        return b, d
+
+    def why() -> str:
+        if node_budget is not None and spent[0] >= node_budget:
+            return "node_budget"
+        return "deadline"
+
+    def run(stage: str, fn: Any) -> Any:
+        t0, n0 = time.monotonic(), spent[0]
+        out = fn()
+        steps.append((stage, time.monotonic() - t0, spent[0] - n0))
+        return out
+
+    lo, hi = s.bounds()
+    root_lo, root_hi = lo, hi   # every continuation's value lies in them
+    ahead: bool | None = None
+    value: int | None = None
+
+    def result(stage: str | None, stopped: str | None, **kw: Any) -> TarocchiniAnalysis:
+        a = ahead
+        if a is None and stopped is not None:   # the proven interval may decide (a)
+            a = True if lo >= thr else False if hi < thr else None
+        base = dict(ahead=a, value=value, cards={}, line=None)
+        base.update(kw)
+        return TarocchiniAnalysis(threshold=thr, lower=lo, upper=hi,
+                                  nodes=spent[0], seconds=time.monotonic() - start,
+                                  stopped=stopped, stage=stage, steps=steps,
+                                  legal=legal, **base)
+
+    def exact(guess: int, a: int, b: int) -> tuple[int, int, bool]:
+        lim = limits()
+        if lim is None:
+            return a, b, False
+        v, l2, h2, n, ok = s.solve(guess, lim[0], lim[1], 0, a, b)
+        spent[0] += n
+        return l2, h2, bool(ok)
+
+    # (a) ahead or not
+    if search == "now":
+        def probe_a() -> tuple[int, bool]:
+            lim = limits()
+            if lim is None:
+                return 0, False
+            v, n, ok = s.probe(thr, lim[0], lim[1])
+            spent[0] += n
+            return v, bool(ok)
+        v, ok = run("ahead", probe_a)
+        if not ok:
+            return result("ahead", why())
+        ahead = v >= thr
+        if ahead:
+            lo = max(lo, v)
+        else:
+            hi = min(hi, v)
+        guess = v
+    else:
+        l2, h2, ok = run("ahead", lambda: exact(0, lo, hi))
+        lo, hi = max(lo, l2), min(hi, h2)
+        if not ok:
+            return result("ahead", why())
+        ahead = lo >= thr
+        guess = lo
+    if progress is not None:
+        progress("ahead", ahead)
+    # (b) the exact margin
+    if lo < hi:
+        l2, h2, ok = run("value", lambda: exact(guess, lo, hi))
+        lo, hi = max(lo, l2), min(hi, h2)
+        if not ok:
+            return result("value", why())
+    else:
+        steps.append(("value", 0.0, 0))
+    value = lo
+    if progress is not None:
+        progress("value", value)
+    # (c) every card
+    out: dict[int, CardResult] = {}
+    if cards:
+        t_c, n_c = time.monotonic(), spent[0]
+        if search == "before":
+            lim = limits()
+            got = []
+            if lim is not None:
+                got, n, _ = s.solve_cards(lim[0], lim[1], 0, 0)
+                spent[0] += n
+            for card, clo, chi in got:
+                done = clo == chi
+                out[card] = CardResult(clo if done else None, clo, chi, n, done,
+                                       time.monotonic() - t_c,
+                                       stopped=None if done else why(), card=card)
+        else:
+            window = (root_lo, value) if maxi else (value, root_hi)
+            feats = BEFORE_FEATURES if search == "before" else NOW_FEATURES
+            loaded: dict[int, Any] = {id(s): s}
+            lock = threading.Lock()
+
+            def card_value(card: int) -> CardResult:
+                c = _solver(tt_bits)
+                if id(c) not in loaded:     # a worker thread's own solver and table
+                    c.configure(*game.args())
+                    c.set_features(**feats)
+                    c.set_position(*position.args())
+                    loaded[id(c)] = c
+                t0 = time.monotonic()
+                c.play(card)
+                n = 0
+                if c.is_over():
+                    cl = ch = c.final_value()
+                    ok = True
+                else:
+                    with lock:
+                        lim = limits()
+                    cl, ch, ok = window[0], window[1], False
+                    if lim is not None:
+                        _, cl, ch, n, ok = c.solve(value, lim[0], lim[1], 0, *window)
+                        with lock:
+                            spent[0] += n
+                c.undo()
+                return CardResult(cl if ok else None, cl, ch, n, bool(ok),
+                                  time.monotonic() - t0,
+                                  stopped=None if ok else why(), card=card)
+
+            for r in parallel.ordered_map(card_value, legal, threads):
+                out[r.card] = r
+                if not r.complete and threads == 1:
+                    break
+        steps.append(("cards", time.monotonic() - t_c, spent[0] - n_c))
+        if progress is not None:
+            progress("cards", out)
+        if len(out) < len(legal) or not all(r.complete for r in out.values()):
+            return result("cards", why(), cards=out)
+    # (d) the line
+    moves: list[int] | None = None
+    if line:
+        def best_line() -> list[int] | None:
+            got: list[int] = []
+            first = True
+            try:
+                while not s.is_over():
+                    side1 = s.side_to_act() == 1
+                    found = None
+                    for card in _deck_cards(s.legal()):
+                        if first and card in out:
+                            keeps = out[card].value == value
+                        else:
+                            lim = limits()
+                            if lim is None:
+                                return None
+                            s.play(card)
+                            if s.is_over():
+                                v, n, ok = s.final_value(), 0, True
+                                v_ok = v >= value if side1 else v <= value
+                            else:
+                                # side 1: child >= value means == value; side 0: <=
+                                beta = value if side1 else value + 1
+                                v, n, ok = s.probe(beta, lim[0], lim[1])
+                                v_ok = (v >= beta) if side1 else (v < beta)
+                            s.undo()
+                            spent[0] += n
+                            if not ok:
+                                return None
+                            keeps = v_ok
+                        if keeps:
+                            found = card
+                            break
+                    if found is None:  # pragma: no cover - a consistent search finds one
+                        raise OptionError("internal error: no card keeps the DD value")
+                    s.play(found)
+                    got.append(found)
+                    first = False
+            finally:
+                for _ in got:
+                    s.undo()
+            return got
+        moves = run("line", best_line)
+        if moves is None:
+            return result("line", why(), cards=out)
+        if progress is not None:
+            progress("line", moves)
+    return result(None, None, cards=out, line=moves)
+
+
+def analyse(state: Any, node_budget: int | None = None, deadline: float | None = None,
+            tt_bits: int = DEFAULT_TT_BITS, *, cards: bool = True, line: bool = True,
+            progress: Any = None, search: str = "now", threads: int = 1
+            ) -> TarocchiniAnalysis:
+    """The exact analysis of a Tarocchini play-phase ``state`` (see
+    ``analyse_position``): ahead or not, the exact margin, every legal card (deck
+    index -> CardResult; a signal move ``KS:volo`` has its card's value, OTTO-SIG-1),
+    an optimal line (deck cards), under one node budget / deadline."""
+    return analyse_position(game_of_state(state), position_of_state(state), node_budget,
+                            deadline, tt_bits, cards=cards, line=line, progress=progress,
+                            search=search, threads=threads)
 
 
 # Pile combinations of a finished Terziglio hand, both sides together, in half points:

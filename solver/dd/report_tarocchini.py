@@ -1,0 +1,194 @@
+"""What `atout solve` prints for a Tarocchini position (issue 24): the exact answers in
+the order a player asks them -- (a) which side comes out ahead, (b) the exact margin,
+(c) every legal card's value, (d) the optimal line -- by
+:func:`solver.dd.tarocchini.analyse` under one deadline.
+
+When the exact search cannot finish, what it proved is kept (ahead or not when that
+was settled, the proven interval of the margin, the cards it finished) and the cards
+it did not reach are estimated by the horizon search (exact play for a few tricks,
+then the static evaluation), each figure labelled: ``exact`` is never true for a value
+the search did not prove.  (The same shape as the Tarot report, solver/dd/report_tarot.py;
+no code is shared with it.)"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ..games.base import GameState
+from . import tarocchini as dd
+
+DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
+
+# what the "ahead" answer means, by variant: (question, answer if value >= threshold,
+# answer if below)
+AHEAD_TEXT = {
+    "terziglio": ("does the declarer win (TERZ-SCORE-2)",
+                  "no: the opponents' total is at least the declarer's",
+                  "yes: the declarer's total is greater"),
+    "ottocento": ("is team B (seats 1, 3) ahead (OTTO-SCORE-1)",
+                  "yes: team B's total is greater",
+                  "no: team A (seats 0, 2) is ahead or level"),
+}
+
+
+def _sides(variant: str) -> dict[int, str]:
+    return {1: "opponents", 0: "declarer"} if variant == "terziglio" else \
+        {1: "team B", 0: "team A"}
+
+
+def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
+            tt_bits: int | None = None, line: bool = True,
+            progress: Callable[[str], None] | None = None, threads: int = 1,
+            estimates: bool = True) -> dict[str, Any]:
+    """The exact analysis as JSON-ready data (see the module docstring); ``progress``
+    gets one plain line per answered question; ``threads`` search the cards.
+    ``estimates=False`` (``--horizon
+    exact``): the cards the exact search did not reach stay unknown (value null, with
+    the bound the position's proven margin gives them) instead of estimated."""
+    from .report import TAROCCHINI_MEANING
+
+    start = time.monotonic()
+    variant = state.variant
+    seat = state.to_act
+    side = state.side_of[seat]
+    kw: dict[str, Any] = {} if tt_bits is None else {"tt_bits": tt_bits}
+    if deadline is None:
+        deadline = DEFAULT_DEADLINE
+    question, yes, no = AHEAD_TEXT[variant]
+
+    def said(stage: str, answer: Any) -> None:
+        if progress is None:
+            return
+        t = time.monotonic() - start
+        if stage == "ahead":
+            progress(f"(a) {question}? {yes if answer else no} ({t:.1f} s)")
+        elif stage == "value":
+            progress(f"(b) margin = {answer} half points ({t:.1f} s)")
+        elif stage == "cards":
+            progress(f"(c) every card solved ({t:.1f} s)")
+        elif stage == "line":
+            progress(f"(d) optimal line found ({t:.1f} s)")
+
+    if progress is not None:
+        progress(f"solving exactly (deadline {deadline:g} s): {question}...")
+    a = dd.analyse(state, node_budget=node_budget, deadline=deadline, line=line,
+                   progress=said, threads=threads, **kw)
+    moves = [m for m in state.legal_moves() if dd._card_of(m) is not None]
+    rows = []
+    missing = []
+    for move in moves:
+        r = a.cards.get(dd._card_of(move))
+        if r is None:
+            missing.append(move)
+            continue
+        rows.append({"move": state.move_token(move), "value": r.value,
+                     "lower": r.lower, "upper": r.upper, "exact": bool(r.complete),
+                     "complete": bool(r.complete), "nodes": int(r.nodes),
+                     "seconds": round(r.seconds, 6)})
+        if not r.complete:
+            rows[-1]["stopped"] = r.stopped or "deadline"
+            rows[-1]["bounds"] = [r.lower, r.upper]
+    estimated_with = None
+    if missing and not estimates:
+        for move in missing:
+            # side 1's cards are worth at most the position, side 0's at least
+            bounds = [None, a.upper] if side == 1 else [a.lower, None]
+            rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
+                         "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
+                         "seconds": 0.0, "stopped": a.stopped or "deadline",
+                         "bounds": bounds})
+    elif missing:
+        # the cards the exact search did not reach: horizon estimates, labelled
+        estimated_with = dd.default_horizon(state) or 1
+        est = dd.solve_cards(state, horizon=estimated_with, only=missing, **kw)
+        for move, r in est.items():
+            rows.append({"move": state.move_token(move), "value": r.value,
+                         "lower": None, "upper": None, "exact": False,
+                         "complete": bool(r.complete), "nodes": int(r.nodes),
+                         "seconds": round(r.seconds, 6), "estimate": True})
+    sign = 1 if side == 1 else -1
+    rows.sort(key=lambda x: (not x["exact"], x["value"] is None, -sign * (x["value"] or 0)))
+    names = _sides(variant)
+    out: dict[str, Any] = {
+        "game": "tarocchini", "variant": variant, "to_act": seat,
+        "side_to_act": names[side], "value_meaning": TAROCCHINI_MEANING[variant],
+        "ahead": {"question": question, "answer": a.ahead, "exact": a.ahead is not None,
+                  "threshold": a.threshold,
+                  "text": None if a.ahead is None else (yes if a.ahead else no)},
+        "margin": {"value": a.value, "lower": a.lower, "upper": a.upper,
+                   "exact": a.value is not None, "unit": "half points"},
+        "cards": rows, "cards_estimated_with_horizon": estimated_with,
+        "horizon": estimated_with,
+        "exact": a.complete and bool(rows) and all(r["exact"] for r in rows),
+        "estimate": estimated_with is not None, "complete": a.complete,
+        "limits": {"node_budget": node_budget, "deadline": deadline},
+        "stopped_at": a.stage, "deadline": deadline, "nodes": int(a.nodes),
+        "seconds": round(time.monotonic() - start, 3),
+        "steps": [{"question": q, "seconds": round(s, 4), "nodes": int(n)}
+                  for q, s, n in a.steps],
+    }
+    if a.stopped is not None:
+        out["stopped"] = a.stopped
+    if a.value is not None:
+        out["value"] = a.value
+    if a.line is not None:
+        from ..games.base import Move
+        out["line"] = [state.move_token(Move("card", c)) for c in a.line]
+    return out
+
+
+def format_analysis(a: dict[str, Any], players: int) -> str:
+    """The text of :func:`analyse`'s result."""
+    from .report import GAME_TITLES, _columns, line_text
+
+    why = {"deadline": f"the deadline ({a['deadline']:g} s)",
+           "node_budget": "the node budget (--node-budget)"}.get(a.get("stopped") or "", "")
+    lines = [f"{GAME_TITLES.get(a['variant'], 'Tarocchini')}: seat {a['to_act']} to play "
+             f"({a['side_to_act']}); values are {a['value_meaning']}"]
+    h = a["ahead"]
+    if h["exact"]:
+        lines.append(f"(a) {h['question']}? {h['text']} (exact)")
+    else:
+        lines.append(f"(a) {h['question']}? unknown (stopped by {why})")
+    m = a["margin"]
+    if m["exact"]:
+        lines.append(f"(b) margin = {m['value']} half points (exact)")
+    else:
+        lines.append(f"(b) margin in [{m['lower']}, {m['upper']}] half points (proven; the "
+                     f"exact margin was stopped by {why})")
+    exact_cards = [r for r in a["cards"] if r["exact"]]
+    est = a.get("cards_estimated_with_horizon")
+    head = "(c) every legal card:"
+    if est is not None:
+        some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
+        head += (f"{some} ESTIMATES (exact play for {est} more trick(s), then a static "
+                 "evaluation; not bounded by the proven margin)")
+    elif a.get("stopped") is None:
+        head += " exact"
+    lines.append(head)
+    table = []
+    for r in a["cards"]:
+        if r["exact"]:
+            row = [r["move"], str(r["value"]), "exact"]
+        elif r["value"] is not None:
+            row = [r["move"], str(r["value"]), "estimate"]
+        else:
+            lo, hi = r.get("bounds") or [None, None]
+            v = "stopped" if lo is None and hi is None else \
+                f"{'' if lo is None else lo}..{'' if hi is None else hi}"
+            row = [r["move"], v, "stopped"]
+        # a stopped card's own counts mislead: the run's totals are on the last line
+        row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
+        table.append(row)
+    lines += _columns(["card", "margin", "", "nodes", "time (s)"], table, indent=2)
+    if a.get("line"):
+        lines.append("(d) optimal line (one trick per group):")
+        lines.append(line_text(a["line"], players, a.get("trick_len", 0)))
+    elif a.get("stopped") is not None:
+        lines.append("(d) optimal line: not found before the stop")
+    if a.get("stopped"):
+        lines.append(f"STOPPED by {why}: what is marked exact was proven, the rest is not")
+    lines.append(f"nodes {a['nodes']:,}, {a['seconds']:.1f} s in all")
+    return "\n".join(lines)
