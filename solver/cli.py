@@ -476,6 +476,65 @@ def serve(listen, workers, token):
     run(sys.stdin.buffer, sys.stdout)  # bytes: a non-UTF-8 line gets an error reply
 
 
+# --- issue 27: analysis for people (atout view, review, analyse) -------------------
+
+def _read_record(source: str):
+    """The record of a SOURCE argument (a file or -, text or JSON): one clear error
+    for anything else."""
+    from .notation import parse_record
+
+    text = read_source(source).strip()
+    if not text:
+        raise AtoutError("empty input: expected a record")
+    if not text.startswith(("[", "{")):
+        raise AtoutError("expected a record (text [Game ...] tags or JSON); a plain deal "
+                         "has no play to show")
+    return parse_record(text)
+
+
+def _positions_bar(label: str):
+    """A progress callback over a record's positions and the bar it draws."""
+    state: dict = {}
+
+    def update(done: int, total: int) -> None:
+        if "bar" not in state:
+            state["bar"] = progress(total, label).__enter__()
+        state["bar"].update(done - state.get("done", 0))
+        state["done"] = done
+        if done >= total:
+            state.pop("bar").__exit__(None, None, None)
+    return update
+
+
+@cli.command()
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--out", "out", required=True, metavar="FILE.html",
+              help="The page to write (one self-contained HTML file).")
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds per position (default 1): an early Tarot position that the "
+                   "exact search does not finish in time gets labelled estimates.")
+@click.option("--node-budget", type=click.IntRange(1), default=None,
+              help="Stop each search after this many nodes.")
+@click.option("--no-table", is_flag=True, help="Leave out the DD table and par.")
+def view(source, out, deadline, node_budget, no_table):
+    """Write a deal viewer: one HTML page with the hands, the auction, the play trick
+    by trick (step forward/back, slider) and every legal card's double-dummy value at
+    each position (= best, -n worse; estimates marked), the DD table and par.
+
+    SOURCE is a file (or - for standard input) holding a record (text or JSON)."""
+    from .analyse import POSITION_DEADLINE
+    from .viewer import write_page
+
+    record = _read_record(source)
+    writable(out, "-o")
+    data = write_page(record, out, POSITION_DEADLINE if deadline is None else deadline,
+                      node_budget, table=not no_table, progress=_positions_bar("positions"))
+    estimates = sum(1 for f in data["frames"] if f.get("values") and
+                    not f["values"]["exact"])
+    click.echo(f"{out}: {len(data['frames'])} positions, {estimates} with estimates, "
+               f"written in {data['seconds']:.1f} s")
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning package errors into one line and exit 2."""
     try:
