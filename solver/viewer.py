@@ -10,7 +10,9 @@ of every decision with the costly ones highlighted.
 The values are computed when the page is written, within ``deadline`` seconds per
 position: exact where the solver finishes, otherwise labelled estimates (a "~" and a
 dashed mark). The page reads ``#pos=K`` from its address (the position after K moves)
-and writes it back as one steps, so a position can be linked and tested.
+and writes it back as one steps, so a position can be linked; ``#pos=K&walk`` steps
+through every position with the forward button and lists what the page shows at each
+in a hidden ``<pre id="walk">`` element (what the browser test reads), then shows K.
 """
 
 from __future__ import annotations
@@ -21,8 +23,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .analyse import POSITION_DEADLINE, card_of, is_card_position, position_values, \
-    record_positions
+from .analyse import (
+    POSITION_DEADLINE,
+    card_of,
+    is_card_position,
+    position_values,
+    record_positions,
+)
 from .dd import side_of_seat
 from .errors import AtoutError
 from .notation import Record
@@ -81,7 +88,7 @@ def page_data(record: Record, deadline: float | None = POSITION_DEADLINE,
     """Everything the page shows, JSON-ready: per position (after k moves) the hands,
     the trick on the table (or the last one), the seat to act and, at card-play
     positions, every legal card's value (``solver.analyse.position_values``)."""
-    from .dd.report import GAME_TITLES, _variant, table_deal, table_of
+    from .dd.report import DEFAULT_DEADLINE, GAME_TITLES, _variant, table_deal, table_of
 
     deck = record.deck
     variant = _variant(record.game, record.options)
@@ -140,9 +147,10 @@ def page_data(record: Record, deadline: float | None = POSITION_DEADLINE,
         "record": record.to_text(), "review": review,
     }
     if table:
+        # as `atout solve --table`: each entry within the table's own deadline (Tarot
+        # and Tarocchini entries are horizon estimates, labelled; the others exact)
         data["table"] = table_of(table_deal(record), record.game, record.options,
-                                 record.dealer, node_budget, None,
-                                 deadline if deadline is not None else None)
+                                 record.dealer, node_budget, None, DEFAULT_DEADLINE)
     data["seconds"] = round(time.monotonic() - start, 2)
     return data
 
@@ -464,12 +472,37 @@ document.addEventListener("keydown", e => {
   if (e.key === "ArrowLeft") show(pos - 1); else if (e.key === "ArrowRight") show(pos + 1);
 });
 window.addEventListener("hashchange", () => fromHash());
+function walk() {
+  // #pos=K&walk: step through every position with the forward button, then one back,
+  // list what the page shows at each (the browser test reads it), and go back to K
+  const start = pos; show(0); const out = [];
+  for (;;) {
+    const rows = [...document.querySelectorAll("#values tr.valrow")].map(tr => ({
+      move: tr.dataset.move, value: tr.dataset.value, loss: tr.dataset.loss,
+      exact: tr.dataset.exact, shown: tr.children[2].textContent,
+      label: tr.children[3].textContent}));
+    const marks = [...document.querySelectorAll(".seat.act .c sup.v")].map(v =>
+      [v.parentElement.dataset.card, v.textContent]);
+    const info = document.getElementById("posinfo");
+    out.push({pos: +info.dataset.pos, to_act: info.dataset.toAct, rows: rows,
+              marks: marks, trick: [...document.querySelectorAll("#trick .tc")].map(
+                c => c.dataset.card)});
+    if (pos >= N) break;
+    document.getElementById("next").click();
+  }
+  document.getElementById("prev").click();
+  const pre = el("pre"); pre.id = "walk"; pre.style.display = "none";
+  pre.textContent = JSON.stringify({frames: out, back: pos, start: start});
+  document.body.appendChild(pre);
+  show(start);
+}
 function fromHash() {
-  const m = /pos=(\\d+)/.exec(location.hash);
+  const m = /pos=(\\d+)/.exec(location.hash), walking = /walk/.test(location.hash);
   if (m) show(+m[1]); else {
     const first = D.frames.findIndex(f => f.values);
     show(first < 0 ? 0 : first);
   }
+  if (walking) walk();
 }
 if (D.scores) document.getElementById("scores").textContent =
   "scores: " + D.scores.map((s, i) => "seat " + i + " " + s).join(", ");
