@@ -219,7 +219,10 @@ def _batch_job(args: tuple[BatchConfig, int, str]) -> tuple[int, dict[str, Any]]
         result: dict[str, Any] = analyse_item(cfg, text)
     except AtoutError as e:
         result = {"error": " ".join(str(e).split())[:300]}
-    return line_no, {"line": line_no, "key": line_key(line_no, text)} | result
+    from .schemas import SCHEMA_VERSION
+
+    return line_no, {"schema": "analyse", "schema_version": SCHEMA_VERSION,
+                     "line": line_no, "key": line_key(line_no, text)} | result
 
 
 def read_lines(path: str, text: str) -> list[tuple[int, str]]:

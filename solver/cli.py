@@ -535,6 +535,84 @@ def view(source, out, deadline, node_budget, no_table):
                f"written in {data['seconds']:.1f} s")
 
 
+@cli.command()
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--game", type=GAME_CHOICE, default=None,
+              help="Game of plain deals (records name their game).")
+@click.option("--players", type=int, default=None, help="Tarot: players of plain deals.")
+@click.option("--variant", default=None, help="Tarocchini variant of plain deals.")
+@click.option("-o", "--option", multiple=True, metavar="KEY=VALUE",
+              help="Rule option of plain deals.")
+@click.option("--dealer", type=int, default=0, show_default=True,
+              help="Dealer of plain deals.")
+@click.option("--at", "at", default=None,
+              help="Every card's value at this position of each record (a move count or "
+                   "'play', as atout solve --at) instead of the DD table and par.")
+@click.option("--out", "out", default=None, metavar="FILE.jsonl",
+              help="Write the JSON lines here (default: standard output); the same "
+                   "command run again keeps the finished lines and analyses the rest.")
+@click.option("--csv", "csv_path", default=None, metavar="FILE.csv",
+              help="Also write the results as CSV (one row per table entry or card).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Local worker processes (results do not depend on it).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Analyse on a Ray cluster instead (as atout match --ray: 'auto', "
+                   "HOST:PORT, 'ray://HOST:PORT' or 'local'); the same results.")
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds per search (default: as atout solve). Results stopped by a "
+                   "deadline depend on the machine; exact ones never do.")
+@click.option("--node-budget", type=click.IntRange(1), default=None,
+              help="Stop each search after this many nodes.")
+@click.option("--horizon", default="auto", show_default=True, callback=_horizon_value,
+              metavar="auto|exact|N", help="Tarot/Tarocchini horizon, as atout solve.")
+def analyse(source, game, players, variant, option, dealer, at, out, csv_path, jobs,
+            ray_address, deadline, node_budget, horizon):
+    """Analyse many deals or records: one per line of SOURCE (JSON lines or the text
+    notation), the DD table and par of each (or with --at every card's value at a
+    position), as JSON lines. A bad line is reported with its number on standard
+    error and the others are analysed (exit status 1 if any failed)."""
+    from .analyse import BatchConfig, read_lines, run_batch, write_csv
+    from .match import check_backend, connect_ray
+
+    check_backend(jobs, ray_address)
+    for path, what in ((out, "--out"), (csv_path, "--csv")):
+        if path:
+            writable(path, what)
+    opts = game_options(players, variant, option)
+    if game is not None:
+        get_game(game).new_state(options=opts, dealer=dealer, seed=0)  # validate first
+    elif opts:
+        raise AtoutError("--players, --variant and -o apply to plain deals, with --game")
+    cfg = BatchConfig(at=at, game=game, options=opts, dealer=dealer, deadline=deadline,
+                      node_budget=node_budget, horizon=horizon)
+    items = read_lines(source, read_source(source))
+    if not items:
+        raise AtoutError(f"{source}: no deal or record in it")
+    if ray_address is not None:
+        connect_ray(ray_address)  # an unreachable cluster: an error before the bar
+    failed = []
+
+    def bad_line(line_no: int, message: str) -> None:
+        failed.append(line_no)
+        click.echo(f"atout: line {line_no}: {message}", err=True)
+
+    with progress(len(items), "deals") as bar:
+        results = run_batch(cfg, items, out, jobs=jobs, ray=ray_address,
+                            progress=bar.update, report_error=bad_line)
+    if out is None:
+        for r in results:
+            click.echo(json.dumps(r, default=str))
+    else:
+        click.echo(f"{len(results)} lines analysed into {out}", err=True)
+    if csv_path:
+        write_csv(results, csv_path, positions=at is not None)
+    errors = sum("error" in r for r in results)
+    if errors:
+        click.echo(f"atout: {errors} of {len(results)} lines could not be analysed "
+                   "(their errors above; the others were)", err=True)
+        sys.exit(1)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning package errors into one line and exit 2."""
     try:
