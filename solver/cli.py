@@ -613,6 +613,50 @@ def analyse(source, game, players, variant, option, dealer, at, out, csv_path, j
         sys.exit(1)
 
 
+@cli.command()
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--worlds", type=click.IntRange(1), default=None,
+              help="Worlds per decision for the seat's own view (PIMC; default 20).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds per position of the DD search (default 1): early Tarot "
+                   "positions get labelled estimates.")
+@click.option("--node-budget", type=click.IntRange(1), default=None,
+              help="Stop each DD search after this many nodes.")
+@click.option("--html", "html_out", default=None, metavar="FILE.html",
+              help="Also write the deal viewer with the review (costly decisions "
+                   "highlighted).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def review(source, worlds, seed, deadline, node_budget, html_out, as_json):
+    """Review a played deal: for each card and call of each seat, the best choice and
+    what the one made cost double-dummy (every hand seen) and on what the seat knew
+    (PIMC over worlds consistent with its view): a mistake, or bad luck. Per-seat
+    totals.
+
+    SOURCE is a file (or - for standard input) holding a record (text or JSON)."""
+    from .analyse import POSITION_DEADLINE
+    from .review import DEFAULT_WORLDS, format_review, page_review
+    from .review import review as run_review
+
+    record = _read_record(source)
+    if html_out:
+        writable(html_out, "--html")
+    deadline = POSITION_DEADLINE if deadline is None else deadline
+    known: dict = {}  # each position's DD values, searched once for both
+    result = run_review(record, worlds or DEFAULT_WORLDS, seed, deadline, node_budget,
+                        progress=_positions_bar("moves"), values=known)
+    if html_out:
+        from .viewer import write_page
+
+        write_page(record, html_out, deadline, node_budget, review=page_review(result),
+                   progress=_positions_bar("positions"), known=known)
+        click.echo(f"viewer with the review written to {html_out}", err=True)
+    if as_json:
+        click.echo(json.dumps(result, default=str))
+    else:
+        click.echo(format_review(result))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning package errors into one line and exit 2."""
     try:

@@ -84,10 +84,12 @@ def _seat_labels(record: Record, state: Any, variant: str) -> list[str | None]:
 def page_data(record: Record, deadline: float | None = POSITION_DEADLINE,
               node_budget: int | None = None, table: bool = True,
               progress: Callable[[int, int], None] | None = None,
-              review: dict[str, Any] | None = None) -> dict[str, Any]:
+              review: dict[str, Any] | None = None,
+              known: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
     """Everything the page shows, JSON-ready: per position (after k moves) the hands,
     the trick on the table (or the last one), the seat to act and, at card-play
-    positions, every legal card's value (``solver.analyse.position_values``)."""
+    positions, every legal card's value (``solver.analyse.position_values``; those
+    in ``known``, by move count, are not searched again)."""
     from .dd.report import DEFAULT_DEADLINE, GAME_TITLES, _variant, table_deal, table_of
 
     deck = record.deck
@@ -116,7 +118,7 @@ def page_data(record: Record, deadline: float | None = POSITION_DEADLINE,
         if is_card_position(state):
             if all(s is None for s in seats):
                 seats = _seat_labels(record, state, variant)
-            values = position_values(state, deadline, node_budget)
+            values = (known or {}).get(k) or position_values(state, deadline, node_budget)
             unit = unit or values["unit"]
             frame["values"] = {k2: values[k2] for k2 in ("exact", "cards", "best", "made", "T")
                                if k2 in values}
@@ -208,8 +210,9 @@ def render(data: dict[str, Any]) -> str:
 def write_page(record: Record, path: str, deadline: float | None = POSITION_DEADLINE,
                node_budget: int | None = None, table: bool = True,
                progress: Callable[[int, int], None] | None = None,
-               review: dict[str, Any] | None = None) -> dict[str, Any]:
-    data = page_data(record, deadline, node_budget, table, progress, review)
+               review: dict[str, Any] | None = None,
+               known: dict[int, dict[str, Any]] | None = None) -> dict[str, Any]:
+    data = page_data(record, deadline, node_budget, table, progress, review, known)
     with open(path, "w", encoding="utf-8") as f:
         f.write(render(data))
     return data
@@ -273,7 +276,7 @@ tr.est td{font-style:italic;border-style:dashed}
 #auction span.done,#play span.done{color:#777}
 #auction span.now,#play span.now{background:#ffcf33;color:#000}
 #play div{white-space:nowrap}
-#review tr.costly td{background:#ffd9d3}
+#review tr.mistake td{background:#ffc9c0}
 #review tr.unlucky td{background:#fff2c6}
 #review tr.now td{outline:2px solid #e65100}
 #review tr{cursor:pointer}
