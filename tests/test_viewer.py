@@ -179,3 +179,18 @@ def test_view_bad_input_is_one_clear_error(tmp_path, capsys):
         assert e.value.code == 2
         err = capsys.readouterr().err
         assert err.startswith("atout: error: ") and err.count("\n") == 1
+
+
+@needs_browser
+def test_review_page_in_a_browser_highlights_the_costly_decisions(tmp_path):
+    page = tmp_path / "review.html"
+    res = CliRunner().invoke(cli, ["review", str(EXAMPLES / "coinche_deal.txt"), "--worlds",
+                                   "2", "--json", "--html", str(page)])
+    assert res.exit_code == 0, res.output
+    verdicts = [d["verdict"] for d in json.loads(res.stdout)["decisions"]]
+    assert "mistake" in verdicts
+    k = json.loads(res.stdout)["decisions"][-1]["k"]
+    dom = browse(page.as_uri() + f"#pos={k}", "--dump-dom").stdout
+    rows = re.findall(r'<tr class="(\w*)( now)?" data-k="(\d+)"', dom)
+    assert [v or "ok" for v, _, _ in rows] == verdicts
+    assert [kk for _, now, kk in rows if now] == [str(k)]  # the position's own row
