@@ -2,8 +2,8 @@
 relative to the best card (the bridge "=", "-n" convention, in the game's own unit),
 the positions of a record one by one, and batch analysis of many deals or records
 (``atout analyse``: the DD table and par of each deal, or every card's value at a
-given position, to JSON lines and CSV, resumable, on local processes or a Ray
-cluster).
+given position; ``atout review`` of many records: each one's review), to JSON lines
+and CSV, resumable, on local processes or a Ray cluster.
 
 The values come from ``solver.dd.report.analyse`` (what ``atout solve`` prints), so a
 page of ``atout view``, a line of ``atout review`` and ``atout solve --at K`` agree
@@ -171,6 +171,9 @@ class BatchConfig:
     deadline: float | None = None
     node_budget: int | None = None
     horizon: int | str | None = "auto"
+    # ``atout review`` of many records: the worlds per decision and the seed
+    review_worlds: int | None = None
+    seed: int = 0
 
     def key(self) -> dict[str, Any]:
         return json.loads(json.dumps(self.__dict__, default=str))
@@ -192,8 +195,23 @@ def analyse_item(cfg: BatchConfig, text: str) -> dict[str, Any]:
         table_of,
     )
 
+    if cfg.review_worlds is not None and not text.lstrip().startswith(("[", "{")):
+        raise AtoutError("expected a record (text [Game ...] tags or JSON); a plain deal "
+                         "has no play to review")
     record, deal, game, options, dealer = parse_item(text, cfg.game, cfg.options, cfg.dealer)
     out: dict[str, Any] = {"game": game, "variant": _variant(game, options)}
+    if cfg.review_worlds is not None:
+        from .review import review
+
+        if record is None:
+            raise AtoutError("a review needs a record (a plain deal has no play)")
+        result = review(record, cfg.review_worlds, cfg.seed,
+                        POSITION_DEADLINE if cfg.deadline is None else cfg.deadline,
+                        cfg.node_budget)
+        for k in ("schema", "schema_version", "seconds"):  # the same in any run
+            result.pop(k)
+        out["review"] = result
+        return out
     if cfg.at is None:
         source = deal if record is None else table_deal(record)
         deadline = DEFAULT_DEADLINE if cfg.deadline is None else cfg.deadline

@@ -481,9 +481,13 @@ def serve(listen, workers, token):
 def _read_record(source: str):
     """The record of a SOURCE argument (a file or -, text or JSON): one clear error
     for anything else."""
+    return _read_record_text(read_source(source))
+
+
+def _read_record_text(text: str):
     from .notation import parse_record
 
-    text = read_source(source).strip()
+    text = text.strip()
     if not text:
         raise AtoutError("empty input: expected a record")
     if not text.startswith(("[", "{")):
@@ -571,8 +575,8 @@ def analyse(source, game, players, variant, option, dealer, at, out, csv_path, j
     notation), the DD table and par of each (or with --at every card's value at a
     position), as JSON lines. A bad line is reported with its number on standard
     error and the others are analysed (exit status 1 if any failed)."""
-    from .analyse import BatchConfig, read_lines, run_batch, write_csv
-    from .match import check_backend, connect_ray
+    from .analyse import BatchConfig, read_lines
+    from .match import check_backend
 
     check_backend(jobs, ray_address)
     for path, what in ((out, "--out"), (csv_path, "--csv")):
@@ -588,15 +592,26 @@ def analyse(source, game, players, variant, option, dealer, at, out, csv_path, j
     items = read_lines(source, read_source(source))
     if not items:
         raise AtoutError(f"{source}: no deal or record in it")
+    _run_batch_command(cfg, items, out, csv_path, jobs, ray_address, "deals")
+
+
+def _run_batch_command(cfg, items, out, csv_path, jobs, ray_address, label) -> None:
+    """Run a batch (``solver.analyse.run_batch``) with a progress bar: each bad line
+    reported with its number, the results as JSON lines (standard output or ``out``),
+    exit status 1 if a line failed."""
+    from .analyse import run_batch, write_csv
+    from .match import check_backend, connect_ray
+
+    check_backend(jobs, ray_address)
+    if out:
+        writable(out, "--out")
     if ray_address is not None:
         connect_ray(ray_address)  # an unreachable cluster: an error before the bar
-    failed = []
 
     def bad_line(line_no: int, message: str) -> None:
-        failed.append(line_no)
         click.echo(f"atout: line {line_no}: {message}", err=True)
 
-    with progress(len(items), "deals") as bar:
+    with progress(len(items), label) as bar:
         results = run_batch(cfg, items, out, jobs=jobs, ray=ray_address,
                             progress=bar.update, report_error=bad_line)
     if out is None:
@@ -605,7 +620,7 @@ def analyse(source, game, players, variant, option, dealer, at, out, csv_path, j
     else:
         click.echo(f"{len(results)} lines analysed into {out}", err=True)
     if csv_path:
-        write_csv(results, csv_path, positions=at is not None)
+        write_csv(results, csv_path, positions=cfg.at is not None)
     errors = sum("error" in r for r in results)
     if errors:
         click.echo(f"atout: {errors} of {len(results)} lines could not be analysed "
@@ -625,20 +640,42 @@ def analyse(source, game, players, variant, option, dealer, at, out, csv_path, j
               help="Stop each DD search after this many nodes.")
 @click.option("--html", "html_out", default=None, metavar="FILE.html",
               help="Also write the deal viewer with the review (costly decisions "
-                   "highlighted).")
+                   "highlighted); one record only.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def review(source, worlds, seed, deadline, node_budget, html_out, as_json):
+@click.option("--out", "out", default=None, metavar="FILE.jsonl",
+              help="Many records: write the reviews here (resumable, as atout analyse).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Many records: local worker processes.")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Many records: review on a Ray cluster (as atout match --ray).")
+def review(source, worlds, seed, deadline, node_budget, html_out, as_json, out, jobs,
+           ray_address):
     """Review a played deal: for each card and call of each seat, the best choice and
     what the one made cost double-dummy (every hand seen) and on what the seat knew
     (PIMC over worlds consistent with its view): a mistake, or bad luck. Per-seat
     totals.
 
-    SOURCE is a file (or - for standard input) holding a record (text or JSON)."""
-    from .analyse import POSITION_DEADLINE
+    SOURCE is a file (or - for standard input) holding a record (text or JSON), or
+    many records, one per line: then each one's review is a JSON line (as atout
+    analyse: a bad line reported with its number, --out resumable, --jobs, --ray)."""
+    from .analyse import POSITION_DEADLINE, BatchConfig, read_lines
     from .review import DEFAULT_WORLDS, format_review, page_review
     from .review import review as run_review
 
-    record = _read_record(source)
+    text = read_source(source)
+    items = read_lines(source, text)
+    if len(items) > 1:
+        if html_out:
+            raise AtoutError("--html shows one record: the file holds "
+                             f"{len(items)} lines")
+        _run_batch_command(BatchConfig(deadline=deadline, node_budget=node_budget,
+                                       review_worlds=worlds or DEFAULT_WORLDS, seed=seed),
+                           items, out, None, jobs, ray_address, "records")
+        return
+    if out or jobs > 1 or ray_address:
+        raise AtoutError("--out, --jobs and --ray review files of many records (one a "
+                         "line); this one holds one")
+    record = _read_record_text(text)
     if html_out:
         writable(html_out, "--html")
     deadline = POSITION_DEADLINE if deadline is None else deadline

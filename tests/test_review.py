@@ -3,6 +3,7 @@ decision of each seat with its double-dummy cost and its cost on the seat's own 
 (PIMC), mistakes told apart from bad luck, per-seat totals; every game."""
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,30 @@ def test_review_cli_text_json_and_html(tmp_path, capsys):
     assert e.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("atout: error: expected a record") and err.count("\n") == 1
+
+
+def test_many_records_one_review_a_line_the_same_with_jobs(tmp_path):
+    from solver.analyse import BatchConfig, read_lines, run_batch
+    from solver.games import get_game
+
+    lines = []
+    for seed in (1, 2):
+        state = get_game("belote").new_state(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_over():
+            state.play_random(rng)
+        lines.append(json.dumps(state.to_record().to_json()))
+    lines.insert(1, "JS 9S 8S / not a record")
+    path = tmp_path / "played.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    res = CliRunner().invoke(cli, ["review", str(path), "--worlds", "2"])
+    assert res.exit_code == 1
+    assert "atout: line 2: expected a record" in res.stderr
+    out = [json.loads(ln) for ln in res.stdout.splitlines()]
+    assert [r["line"] for r in out] == [1, 2, 3] and "error" in out[1]
+    assert all(r["review"]["decisions"] for r in (out[0], out[2]))
+    cfg = BatchConfig(review_worlds=2)
+    items = read_lines(str(path), path.read_text())
+    one = run_batch(cfg, items)
+    assert run_batch(cfg, items, jobs=2) == one
+    assert [json.loads(json.dumps(r)) for r in one] == out
