@@ -162,7 +162,8 @@ def parse_item(text: str, game: str | None = None, options: dict[str, Any] | Non
 class BatchConfig:
     """What ``atout analyse`` computes for each line: ``at`` None -> the DD table (and
     par where the game has one) of the deal; else every card's value at that position
-    of each record (a move count or ``play``, as ``atout solve --at``)."""
+    of each record (a move count or ``play``, as ``atout solve --at``, or ``end``: after
+    all the record's moves)."""
 
     at: str | None = None
     game: str | None = None
@@ -221,7 +222,7 @@ def analyse_item(cfg: BatchConfig, text: str) -> dict[str, Any]:
         return out
     if record is None:
         raise AtoutError("--at applies to records (a plain deal has no moves)")
-    state, where = position_from_record(record, cfg.at)
+    state, where = position_from_record(record, None if cfg.at == "end" else cfg.at)
     out["position"] = where
     if not is_card_position(state):
         raise AtoutError(f"--at {cfg.at}: {where} is not a card-play position")

@@ -550,8 +550,9 @@ def view(source, out, deadline, node_budget, no_table):
 @click.option("--dealer", type=int, default=0, show_default=True,
               help="Dealer of plain deals.")
 @click.option("--at", "at", default=None,
-              help="Every card's value at this position of each record (a move count or "
-                   "'play', as atout solve --at) instead of the DD table and par.")
+              help="Every card's value at this position of each record (a move count, "
+                   "'play' as atout solve --at, or 'end': after all its moves) instead of "
+                   "the DD table and par.")
 @click.option("--out", "out", default=None, metavar="FILE.jsonl",
               help="Write the JSON lines here (default: standard output); the same "
                    "command run again keeps the finished lines and analyses the rest.")

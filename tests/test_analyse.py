@@ -88,6 +88,12 @@ def test_positions_of_records_equal_atout_solve(tmp_path):
             {c["move"]: c["value"] for c in want["cards"]}
         assert min(c["loss"] for c in a["cards"]) == 0
     assert out[0]["analysis"]["made"] is not None  # Tarot: made or not, proven
+    # --at end: after all of each record's moves (the record cut at move 70)
+    cut = parse_record(tarot)
+    cut.moves = cut.moves[:70]
+    res = run(deals_file(tmp_path, [cut.to_text()]), "--at", "end")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["analysis"] == out[0]["analysis"]
     rows = list(csv.DictReader((tmp_path / "cards.csv").open()))
     assert len(rows) == len(out[0]["analysis"]["cards"]) + 1
     assert {row["line"] for row in rows} == {"1", "2"}
