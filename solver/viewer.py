@@ -204,6 +204,9 @@ def render(data: dict[str, Any]) -> str:
             .replace("%LEGEND%", legend)
             .replace("%RECORD%", esc(data["record"]))
             .replace("%TABLE%", _table_html(data.get("table")))
+            .replace("%PILES%", "".join(
+                f'<p class="note" id="pile-{esc(name)}"><b>{esc(name)}:</b> '
+                f'{esc(" ".join(cards))}</p>' for name, cards in data["piles"].items()))
             .replace("%DATA%", payload))
 
 
@@ -298,6 +301,7 @@ tr.est td{font-style:italic;border-style:dashed}
 <div id="side">
 <h2>Cards at this position</h2><div id="valuesbox"></div>
 <h2>Auction and calls</h2><div id="auction"></div>
+%PILES%
 <h2>Play</h2><div id="play"></div>
 <div id="reviewbox"></div>
 <h2>DD table</h2>%TABLE%
