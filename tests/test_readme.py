@@ -39,3 +39,11 @@ def test_test_extra_has_what_the_test_command_needs():
     extra = tomllib.loads((README.parent / "pyproject.toml").read_text())["project"][
         "optional-dependencies"]["test"]
     assert any(req.startswith("pytest-xdist") for req in extra)
+
+
+def test_readme_shows_view_review_and_analyse():
+    """issue 27: one example of each of the analysis commands, and each in the table."""
+    text = README.read_text(encoding="utf-8")
+    for cmd in ("view", "review", "analyse"):
+        assert f"$ atout {cmd} examples/" in text or f"$ atout {cmd} benchmarks/" in text
+        assert f"| `atout {cmd} " in text
