@@ -149,10 +149,14 @@ def page_data(record: Record, deadline: float | None = POSITION_DEADLINE,
         "record": record.to_text(), "review": review,
     }
     if table:
-        # as `atout solve --table`: each entry within the table's own deadline (Tarot
-        # and Tarocchini entries are horizon estimates, labelled; the others exact)
-        data["table"] = table_of(table_deal(record), record.game, record.options,
-                                 record.dealer, node_budget, None, DEFAULT_DEADLINE)
+        # as `atout solve --table`: each entry within the table's own deadline, not the
+        # positions' limits (Tarot and Tarocchini entries are horizon estimates,
+        # labelled; Belote and Coinche exact, which par needs)
+        try:
+            data["table"] = table_of(table_deal(record), record.game, record.options,
+                                     record.dealer, None, None, DEFAULT_DEADLINE)
+        except AtoutError as e:
+            data["table"] = {"rows": [], "note": f"not computed ({e})"}
     data["seconds"] = round(time.monotonic() - start, 2)
     return data
 

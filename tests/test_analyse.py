@@ -66,11 +66,13 @@ def test_positions_of_records_equal_atout_solve(tmp_path):
     assert res.exit_code == 1
     assert "atout: line 2: move 1 (pass)" in res.stderr or "atout: line 2:" in res.stderr
     assert "atout: line 3: --at 70: the record has 40 moves" in res.stderr
-    res = run(deals_file(tmp_path, [tarot, coinche]), "--at", "play", "--deadline", "0.2")
+    res = run(deals_file(tmp_path, [tarot, coinche]), "--at", "play", "--deadline", "60",
+              "--node-budget", "1000000")
     assert res.exit_code == 0, res.output
     first = [json.loads(ln) for ln in res.stdout.splitlines()]
     assert all(r["position"].startswith("at the first lead") for r in first)
-    # the Tarot first lead is out of reach in 0.2 s: labelled estimates, no exact claim
+    # the Tarot first lead is out of reach in 1M nodes: labelled estimates, no exact
+    # claim; the Coinche one is exact
     assert not first[0]["analysis"]["exact"] and first[1]["analysis"]["exact"]
     res = run(deals_file(tmp_path, [tarot, '{"game": "coinche", "deal": 5}']),
               "--at", "70", "--csv", tmp_path / "cards.csv")

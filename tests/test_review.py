@@ -16,8 +16,9 @@ from solver.review import BID_THRESHOLD, CARD_THRESHOLD, page_review, review
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-# small: 2 worlds a decision, 0.05 s a position (early Tarot/Tarocchini: estimates)
-QUICK = {"worlds": 2, "deadline": 0.05}
+# small: 2 worlds a decision, 300k nodes a DD search (early Tarot/Tarocchini:
+# estimates), the same on a loaded machine (a wall-clock deadline would not be)
+QUICK = {"worlds": 2, "deadline": 60, "node_budget": 300_000}
 
 
 def record(name):
