@@ -478,6 +478,225 @@ def serve(listen, workers, token):
     run(sys.stdin.buffer, sys.stdout)  # bytes: a non-UTF-8 line gets an error reply
 
 
+# --- issue 27: analysis for people (atout view, review, analyse) -------------------
+
+def _read_record(source: str):
+    """The record of a SOURCE argument (a file or -, text or JSON): one clear error
+    for anything else."""
+    return _read_record_text(read_source(source))
+
+
+def _read_record_text(text: str):
+    from .notation import parse_record
+
+    text = text.strip()
+    if not text:
+        raise AtoutError("empty input: expected a record")
+    if not text.startswith(("[", "{")):
+        raise AtoutError("expected a record (text [Game ...] tags or JSON); a plain deal "
+                         "has no play to show")
+    return parse_record(text)
+
+
+def _positions_bar(label: str):
+    """A progress callback over a record's positions and the bar it draws."""
+    state: dict = {}
+
+    def update(done: int, total: int) -> None:
+        if "bar" not in state:
+            state["bar"] = progress(total, label).__enter__()
+        state["bar"].update(done - state.get("done", 0))
+        state["done"] = done
+        if done >= total:
+            state.pop("bar").__exit__(None, None, None)
+    return update
+
+
+@cli.command()
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("-o", "--out", "out", required=True, metavar="FILE.html",
+              help="The page to write (one self-contained HTML file).")
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds per position (default 1): an early Tarot position that the "
+                   "exact search does not finish in time gets labelled estimates.")
+@click.option("--node-budget", type=click.IntRange(1), default=None,
+              help="Stop each search after this many nodes.")
+@click.option("--no-table", is_flag=True, help="Leave out the DD table and par.")
+def view(source, out, deadline, node_budget, no_table):
+    """Write a deal viewer: one HTML page with the hands, the auction, the play trick
+    by trick (step forward/back, slider) and every legal card's double-dummy value at
+    each position (= best, -n worse; estimates marked), the DD table and par.
+
+    SOURCE is a file (or - for standard input) holding a record (text or JSON)."""
+    from .analyse import POSITION_DEADLINE
+    from .viewer import write_page
+
+    record = _read_record(source)
+    writable(out, "-o")
+    data = write_page(record, out, POSITION_DEADLINE if deadline is None else deadline,
+                      node_budget, table=not no_table, progress=_positions_bar("positions"))
+    estimates = sum(1 for f in data["frames"] if f.get("values") and
+                    not f["values"]["exact"])
+    click.echo(f"{out}: {len(data['frames'])} positions, {estimates} with estimates, "
+               f"written in {data['seconds']:.1f} s")
+
+
+@cli.command()
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--game", type=GAME_CHOICE, default=None,
+              help="Game of plain deals (records name their game).")
+@click.option("--players", type=int, default=None, help="Tarot: players of plain deals.")
+@click.option("--variant", default=None, help="Tarocchini variant of plain deals.")
+@click.option("-o", "--option", multiple=True, metavar="KEY=VALUE",
+              help="Rule option of plain deals.")
+@click.option("--dealer", type=int, default=0, show_default=True,
+              help="Dealer of plain deals.")
+@click.option("--at", "at", default=None,
+              help="Every card's value at this position of each record (a move count, "
+                   "'play' as atout solve --at, or 'end': after all its moves) instead of "
+                   "the DD table and par.")
+@click.option("--out", "out", default=None, metavar="FILE.jsonl",
+              help="Write the JSON lines here (default: standard output); the same "
+                   "command run again keeps the finished lines and analyses the rest.")
+@click.option("--csv", "csv_path", default=None, metavar="FILE.csv",
+              help="Also write the results as CSV (one row per table entry or card).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Local worker processes (results do not depend on it).")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Analyse on a Ray cluster instead (as atout match --ray: 'auto', "
+                   "HOST:PORT, 'ray://HOST:PORT' or 'local'); the same results.")
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds per search (default: as atout solve). Results stopped by a "
+                   "deadline depend on the machine; exact ones never do.")
+@click.option("--node-budget", type=click.IntRange(1), default=None,
+              help="Stop each search after this many nodes.")
+@click.option("--horizon", default="auto", show_default=True, callback=_horizon_value,
+              metavar="auto|exact|N", help="Tarot/Tarocchini horizon, as atout solve.")
+def analyse(source, game, players, variant, option, dealer, at, out, csv_path, jobs,
+            ray_address, deadline, node_budget, horizon):
+    """Analyse many deals or records: one per line of SOURCE (JSON lines or the text
+    notation), the DD table and par of each (or with --at every card's value at a
+    position), as JSON lines. A bad line is reported with its number on standard
+    error and the others are analysed (exit status 1 if any failed)."""
+    from .analyse import BatchConfig, read_lines
+    from .match import check_backend
+
+    check_backend(jobs, ray_address)
+    for path, what in ((out, "--out"), (csv_path, "--csv")):
+        if path:
+            writable(path, what)
+    opts = game_options(players, variant, option)
+    if game is not None:
+        get_game(game).new_state(options=opts, dealer=dealer, seed=0)  # validate first
+    elif opts:
+        raise AtoutError("--players, --variant and -o apply to plain deals, with --game")
+    cfg = BatchConfig(at=at, game=game, options=opts, dealer=dealer, deadline=deadline,
+                      node_budget=node_budget, horizon=horizon)
+    items = read_lines(source, read_source(source))
+    if not items:
+        raise AtoutError(f"{source}: no deal or record in it")
+    _run_batch_command(cfg, items, out, csv_path, jobs, ray_address, "deals")
+
+
+def _run_batch_command(cfg, items, out, csv_path, jobs, ray_address, label) -> None:
+    """Run a batch (``solver.analyse.run_batch``) with a progress bar: each bad line
+    reported with its number, the results as JSON lines (standard output or ``out``),
+    exit status 1 if a line failed."""
+    from .analyse import run_batch, write_csv
+    from .match import check_backend, connect_ray
+
+    check_backend(jobs, ray_address)
+    if out:
+        writable(out, "--out")
+    if ray_address is not None:
+        connect_ray(ray_address)  # an unreachable cluster: an error before the bar
+
+    def bad_line(line_no: int, message: str) -> None:
+        click.echo(f"atout: line {line_no}: {message}", err=True)
+
+    with progress(len(items), label) as bar:
+        results = run_batch(cfg, items, out, jobs=jobs, ray=ray_address,
+                            progress=bar.update, report_error=bad_line)
+    if out is None:
+        for r in results:
+            click.echo(json.dumps(r, default=str))
+    else:
+        click.echo(f"{len(results)} lines analysed into {out}", err=True)
+    if csv_path:
+        write_csv(results, csv_path, positions=cfg.at is not None)
+    errors = sum("error" in r for r in results)
+    if errors:
+        click.echo(f"atout: {errors} of {len(results)} lines could not be analysed "
+                   "(their errors above; the others were)", err=True)
+        sys.exit(1)
+
+
+@cli.command()
+@click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
+@click.option("--worlds", type=click.IntRange(1), default=None,
+              help="Worlds per decision for the seat's own view (PIMC; default 20).")
+@click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
+@click.option("--deadline", type=click.FloatRange(0, min_open=True), default=None,
+              help="Seconds per position of the DD search (default 1): early Tarot "
+                   "positions get labelled estimates.")
+@click.option("--node-budget", type=click.IntRange(1), default=None,
+              help="Stop each DD search after this many nodes.")
+@click.option("--html", "html_out", default=None, metavar="FILE.html",
+              help="Also write the deal viewer with the review (costly decisions "
+                   "highlighted); one record only.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.option("--out", "out", default=None, metavar="FILE.jsonl",
+              help="Many records: write the reviews here (resumable, as atout analyse).")
+@click.option("--jobs", type=click.IntRange(1), default=1, show_default=True,
+              help="Many records: local worker processes.")
+@click.option("--ray", "ray_address", default=None, metavar="ADDRESS",
+              help="Many records: review on a Ray cluster (as atout match --ray).")
+def review(source, worlds, seed, deadline, node_budget, html_out, as_json, out, jobs,
+           ray_address):
+    """Review a played deal: for each card and call of each seat, the best choice and
+    what the one made cost double-dummy (every hand seen) and on what the seat knew
+    (PIMC over worlds consistent with its view): a mistake, or bad luck. Per-seat
+    totals.
+
+    SOURCE is a file (or - for standard input) holding a record (text or JSON), or
+    many records, one per line: then each one's review is a JSON line (as atout
+    analyse: a bad line reported with its number, --out resumable, --jobs, --ray)."""
+    from .analyse import POSITION_DEADLINE, BatchConfig, read_lines
+    from .review import DEFAULT_WORLDS, format_review, page_review
+    from .review import review as run_review
+
+    text = read_source(source)
+    items = read_lines(source, text)
+    if len(items) > 1:
+        if html_out:
+            raise AtoutError("--html shows one record: the file holds "
+                             f"{len(items)} lines")
+        _run_batch_command(BatchConfig(deadline=deadline, node_budget=node_budget,
+                                       review_worlds=worlds or DEFAULT_WORLDS, seed=seed),
+                           items, out, None, jobs, ray_address, "records")
+        return
+    if out or jobs > 1 or ray_address:
+        raise AtoutError("--out, --jobs and --ray review files of many records (one a "
+                         "line); this one holds one")
+    record = _read_record_text(text)
+    if html_out:
+        writable(html_out, "--html")
+    deadline = POSITION_DEADLINE if deadline is None else deadline
+    known: dict = {}  # each position's DD values, searched once for both
+    result = run_review(record, worlds or DEFAULT_WORLDS, seed, deadline, node_budget,
+                        progress=_positions_bar("moves"), values=known)
+    if html_out:
+        from .viewer import write_page
+
+        write_page(record, html_out, deadline, node_budget, review=page_review(result),
+                   progress=_positions_bar("positions"), known=known)
+        click.echo(f"viewer with the review written to {html_out}", err=True)
+    if as_json:
+        click.echo(json.dumps(result, default=str))
+    else:
+        click.echo(format_review(result))
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning package errors into one line and exit 2."""
     try:

@@ -140,7 +140,7 @@ def run_match(cfg: MatchConfig, jobs: int = 1,
 
     ``checkpoint``: a file where each finished deal is appended; running the same match
     again with it skips those deals (long matches over several sessions). ``ray``: the
-    address of a Ray cluster to play the deals on (see ``_play_on_ray``) instead of
+    address of a Ray cluster to play the deals on (see ``play_on_ray``) instead of
     ``jobs`` local processes. Results do not depend on ``jobs``, ``ray`` or the
     interruptions: each deal is seeded by its index."""
     check_backend(jobs, ray)
@@ -160,7 +160,7 @@ def run_match(cfg: MatchConfig, jobs: int = 1,
             progress(1)
 
     if ray is not None and tasks:
-        _play_on_ray(ray, tasks, finished)
+        play_on_ray(ray, tasks, finished)
     elif jobs > 1 and tasks:
         # one deal per task, recorded as soon as it is done (in any order): a deal takes
         # seconds, and larger chunks held finished deals back from the checkpoint until
@@ -229,15 +229,17 @@ def connect_ray(address: str) -> bool:
     return True
 
 
-def _play_on_ray(address: str, tasks: list, finished: Callable[[int, dict], None]) -> None:
+def play_on_ray(address: str, tasks: list, finished: Callable[[int, dict], None],
+                job: Callable[[Any], tuple[int, dict]] | None = None) -> None:
     """Play ``tasks`` (one deal each, one CPU each) on the Ray cluster at ``address``
     (docs/DESIGN.md "Scale"; ``connect_ray``). Every node must have the same version of atout
-    installed (the deals are played by its ``_job``). Deals are recorded as they
-    finish, in any order, like local jobs."""
+    installed (the deals are played by its ``_job``, or ``job``: another task of the
+    package returning ``(index, result)``, e.g. ``atout analyse``'s). Deals are recorded
+    as they finish, in any order, like local jobs."""
     ray = _ray_module()
     started = connect_ray(address)
     try:
-        job = ray.remote(num_cpus=1)(_job)
+        job = ray.remote(num_cpus=1)(job or _job)
         pending = [job.remote(t) for t in tasks]
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)

@@ -39,7 +39,7 @@ def test_the_schema_is_valid_and_documented():
     doc = (ROOT / "docs" / "OUTPUT.md").read_text()
     for name in ("solve", "evaluate", "match", "move", "reply_move", "reply_legal",
                  "reply_solve", "reply_evaluate", "reply_version", "reply_quit",
-                 "reply_error"):
+                 "reply_error", "analyse", "analyse_config", "review", "position_values"):
         assert name in SCHEMA["$defs"] and f"`{name}`" in doc
     assert SCHEMA["$defs"]["solve"]["properties"]["schema_version"]["const"] == SCHEMA_VERSION
 
@@ -111,3 +111,31 @@ def test_every_protocol_reply():
     for (req, name), reply in zip(reqs, replies[1:], strict=True):
         check(reply, name)
         assert reply["id"] == reqs.index((req, name))
+
+
+def test_analyse_and_review_output(tmp_path):
+    """issue 27: the lines of `atout analyse` (table, position, error) and of `atout
+    review` (one record, and many: one review a line)."""
+    deals = tmp_path / "deals.txt"
+    deals.write_text(COINCHE.split('[Deal "')[1].split('"')[0] + "\nnot a deal\n")
+    res = CliRunner().invoke(cli, ["analyse", str(deals), "--game", "coinche",
+                                   "--out", str(tmp_path / "out.jsonl")])
+    assert res.exit_code == 1  # the bad line
+    lines = [json.loads(ln) for ln in (tmp_path / "out.jsonl").read_text().splitlines()]
+    check(lines[0], "analyse_config")
+    assert "table" in lines[1] and "error" in lines[2]
+    for line in lines[1:]:
+        check(line, "analyse")
+    records = tmp_path / "records.txt"
+    records.write_text(COINCHE + "\n" + (EXAMPLES / "tarot4.txt").read_text())
+    res = CliRunner().invoke(cli, ["analyse", str(records), "--at", "70"])
+    assert res.exit_code == 1  # the Coinche record has 40 moves
+    for ln in res.stdout.splitlines():
+        check(json.loads(ln), "analyse")
+    review = cli_json("review", str(EXAMPLES / "belote_ex10.txt"), "--worlds", "2", "--json")
+    check(review, "review")
+    res = CliRunner().invoke(cli, ["review", str(records), "--worlds", "1",
+                                   "--deadline", "0.05"])
+    assert res.exit_code == 0, res.output
+    for ln in res.stdout.splitlines():
+        check(json.loads(ln), "analyse")
