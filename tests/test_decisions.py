@@ -9,12 +9,12 @@ from solver import decisions as D
 
 @pytest.mark.parametrize("game", ["coinche", "belote"])
 def test_record_is_seeded_and_the_oracle_loses_nothing(game, tmp_path):
-    ds = D.record_decisions(game, 2, seed=4, rate=0.3)
+    ds = D.record_decisions(game, 3, seed=4, rate=0.3)
     assert ds and all(len(d.values) > 1 for d in ds)
     path = tmp_path / "set.json"
     D.save(ds, str(path))
     again = D.load(str(path))
-    assert again == D.record_decisions(game, 2, seed=4, rate=0.3)
+    assert again == D.record_decisions(game, 3, seed=4, rate=0.3)
     for d in again:
         st = d.state()
         assert st.to_act == d.seat
