@@ -283,7 +283,7 @@ class PimcAgent(_CardAgent):
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
                  prune: bool = True, search: str = "now", infer: float = 0.0,
-                 pool: int = 4):
+                 pool: int = 4, exact: int = 0):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
         # worlds weighted by the others' play (solver.play_model; Belote, Coinche):
         # ``infer`` is the model's eps (0: off); ``pool`` x ``worlds`` uniform draws are
@@ -294,6 +294,11 @@ class PimcAgent(_CardAgent):
         if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
             raise OptionError(f"pimc: pool must be a positive integer, got {pool!r}")
         self.infer, self.pool = float(infer), pool
+        # single-dummy exact: when at most ``exact`` worlds are consistent with what the
+        # seat knows, every one of them is solved (no sampling, no elimination)
+        if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
+            raise OptionError(f"pimc: exact must be a count of worlds >= 0, got {exact!r}")
+        self.exact = exact
         for name, flag in (("auction", auction), ("prune", prune)):
             if flag not in (True, False, 0, 1):
                 raise OptionError(f"pimc: {name} must be true or false, got {flag!r}")
@@ -320,8 +325,15 @@ class PimcAgent(_CardAgent):
         ``last_candidates`` lists the cards solved in every world (the choice is among
         them)."""
         start = time.monotonic()
-        draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
-        draws, weights, inferred = self._play_weights(state, seat, draws)
+        every = constraints.all_holdings(state, seat, self.exact) if self.exact else None
+        if every is not None:
+            # few worlds left: all of them, each once (weighted by the play, with infer)
+            draws, fit = every, None
+            draws, weights, inferred = self._play_weights(state, seat, draws, every=True)
+        else:
+            draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
+            draws, weights, inferred = self._play_weights(state, seat, draws)
+        prune = self.prune and every is None
         horizon = self.horizon_for(state)
         solve = self._world_solver(state, seat, horizon)
         # the horizon the worlds' searches start at: lowered when most worlds of a batch
@@ -337,7 +349,7 @@ class PimcAgent(_CardAgent):
         # Worlds go in batches whose candidates are fixed when the batch starts, and
         # are consumed in sampling order, so the decision does not depend on the
         # thread count.
-        batch = PRUNE_BATCH if self.prune else len(draws)
+        batch = PRUNE_BATCH if prune else len(draws)
         for first in range(0, len(draws), batch):
             only = None if len(candidates) == len(cards) else tuple(candidates)
             jobs = [(h, only, horizon) for h in draws[first:first + batch]]
@@ -369,7 +381,7 @@ class PimcAgent(_CardAgent):
             if out_of_time:
                 break
             horizon = _start_horizon(horizon, batch_used)
-            if self.prune and used >= PRUNE_AFTER and len(candidates) > 1:
+            if prune and used >= PRUNE_AFTER and len(candidates) > 1:
                 candidates = _prune(candidates, totals, per_world,
                                     row_weights if inferred else None)
                 if len(candidates) == 1:
@@ -385,19 +397,22 @@ class PimcAgent(_CardAgent):
             self.last_stats["auction_fit"] = fit
         if inferred:
             self.last_stats["inferred"] = inferred
+        if every is not None:
+            self.last_stats["exact"] = len(every)  # every consistent world was solved
         if not used:
             return None
         # a card's mean is over the worlds it was solved in (all, unless pruned)
         return {m: totals[m] / sum(w for row, w in zip(per_world, row_weights, strict=True)
                                    if m in row) for m in cards}
 
-    def _play_weights(self, state: GameState, seat: int, draws: list
+    def _play_weights(self, state: GameState, seat: int, draws: list, every: bool = False
                       ) -> tuple[list, list[float], dict[str, Any] | None]:
         """The worlds to solve and their weights: the draws, each of weight 1, unless
         ``infer`` is on and the game has a play model (``solver.play_model``); then the
         draws resampled by the likelihood of the others' past cards in them
         (``resample``, ``worlds`` picks), each distinct world once, weighted by its
-        picks. Third: what the inference did (None: not applied)."""
+        picks; ``every`` (all the consistent worlds): each weighted by its likelihood.
+        Third: what the inference did (None: not applied)."""
         if not self.infer or not draws:
             return draws, [1.0] * len(draws), None
         from .play_model import play_model
@@ -406,6 +421,10 @@ class PimcAgent(_CardAgent):
         if model is None or not model.plays:
             return draws, [1.0] * len(draws), None
         logs = [model.log_weight(h) for h in draws]
+        if every:
+            top = max(logs)
+            return draws, [math.exp(x - top) for x in logs], {"pool": len(draws),
+                                                              "distinct": len(draws)}
         picks = resample(logs, min(self.worlds, len(draws)),
                          random.Random(self.rng.randrange(1 << 62)))
         return ([draws[i] for i, _ in picks], [float(k) for _, k in picks],

@@ -208,6 +208,10 @@ class _AnnounceSampler:
         rng = random.Random(seed)
         return [self.sample(rng) for _ in range(n)]
 
+    def deals(self):
+        """Every deal of ``base`` in which the heard announces are possible."""
+        return (d for d in self.base.deals() if self.hidden.consistent(d))
+
 
 def _option(obs: dict, name: str, default: Any) -> Any:
     return (obs.get("options") or {}).get(name, default)
