@@ -4,7 +4,8 @@
         [--players heuristic] [--seed 0]      -> benchmarks/decisions/<game>-<players>.json
     python benchmarks/decision_set.py eval SET.json --agent SPEC [--agent SPEC ...]
         mean loss per decision (points of the deal) with its 95% interval, the mean
-        decision time, and every agent paired with the first one
+        decision time, and every agent paired with the first one (gain: the first's
+        loss minus its own, > 0 = better)
     python benchmarks/decision_set.py model SET.json [--eps 0.05 0.1 ...]
         the play model (solver.play_model) on the set's deals: how often the heuristic
         picks the card each other seat played (its true hand), the log-loss per such
@@ -42,22 +43,26 @@ def cmd_record(args) -> None:
 
 def cmd_eval(args) -> None:
     ds = D.load(args.set)[:args.limit]
-    scored = []
-    print(f"{args.set}: {len(ds)} decisions")
-    print("| agent | mean loss | 95% CI | mean s | p90 s | loss vs first (B-A) | 95% CI |")
+    print(f"{args.set}: {len(ds)} decisions (agents interleaved decision by decision)")
+
+    def progress(done, scored):
+        if done % 100 == 0:
+            print(f"  {done} decisions: " + ", ".join(
+                f"{s.spec} {statistics.mean(s.losses):.2f}" for s in scored), flush=True)
+
+    scored = D.evaluate_all(ds, args.agent, args.seed, progress)
+    print("| agent | mean loss | 95% CI | mean s | p90 s | gain vs first (its loss less) | 95% CI |")
     print("|---|---|---|---|---|---|---|")
-    for spec in args.agent:
-        s = D.evaluate(ds, spec, args.seed)
-        scored.append(s)
+    for k, s in enumerate(scored):
         m, lo, hi = D.mean_ci(s.losses)
         t = sorted(s.times)
         p90 = t[int(0.9 * (len(t) - 1))]
-        if len(scored) > 1:
-            d, dlo, dhi = D.paired(scored[0], s)
+        if k:
+            d, dlo, dhi = D.paired(s, scored[0])
             gain = f"{d:+.2f} | [{dlo:+.2f}, {dhi:+.2f}]"
         else:
             gain = "- | -"
-        print(f"| `{spec}` | {m:.2f} | [{lo:.2f}, {hi:.2f}] | {statistics.mean(s.times):.3f}"
+        print(f"| `{s.spec}` | {m:.2f} | [{lo:.2f}, {hi:.2f}] | {statistics.mean(s.times):.3f}"
               f" | {p90:.3f} | {gain} |", flush=True)
 
 

@@ -129,17 +129,28 @@ class Scored:
 def evaluate(decisions: Sequence[Decision], spec: str, seed: int = 0) -> Scored:
     """The agent ``spec``'s card at every decision (a fresh agent, seeded by the
     decision's index), its loss against the judge and its decision time."""
-    losses, times = [], []
+    return evaluate_all(decisions, [spec], seed)[0]
+
+
+def evaluate_all(decisions: Sequence[Decision], specs: Sequence[str], seed: int = 0,
+                 progress=None) -> list[Scored]:
+    """``evaluate`` for several agents, interleaved decision by decision (so that a
+    machine shared with other work slows them alike: their times compare)."""
+    out = [Scored(spec, [], []) for spec in specs]
     for i, d in enumerate(decisions):
-        st = d.state()
-        agent = make_agent(spec, game=d.game)
-        agent.reset(seed * 1_000_003 + i)
-        start = time.perf_counter()
-        move = agent.choose(st, d.seat)
-        times.append(time.perf_counter() - start)
-        token = st.move_token(move if move.kind == "card" else type(move)("card", move.value))
-        losses.append(max(d.values.values()) - d.values[token])
-    return Scored(spec, losses, times)
+        for scored in out:
+            st = d.state()
+            agent = make_agent(scored.spec, game=d.game)
+            agent.reset(seed * 1_000_003 + i)
+            start = time.perf_counter()
+            move = agent.choose(st, d.seat)
+            scored.times.append(time.perf_counter() - start)
+            token = st.move_token(move if move.kind == "card"
+                                  else type(move)("card", move.value))
+            scored.losses.append(max(d.values.values()) - d.values[token])
+        if progress is not None:
+            progress(i + 1, out)
+    return out
 
 
 def mean_ci(xs: Sequence[float]) -> tuple[float, float, float]:

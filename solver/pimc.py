@@ -332,7 +332,8 @@ class PimcAgent(_CardAgent):
             draws, weights, inferred = self._play_weights(state, seat, draws, every=True)
         else:
             draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
-            draws, weights, inferred = self._play_weights(state, seat, draws)
+            stop = None if self.seconds is None else start + self.seconds / 2
+            draws, weights, inferred = self._play_weights(state, seat, draws, stop=stop)
         prune = self.prune and every is None
         horizon = self.horizon_for(state)
         solve = self._world_solver(state, seat, horizon)
@@ -405,14 +406,16 @@ class PimcAgent(_CardAgent):
         return {m: totals[m] / sum(w for row, w in zip(per_world, row_weights, strict=True)
                                    if m in row) for m in cards}
 
-    def _play_weights(self, state: GameState, seat: int, draws: list, every: bool = False
+    def _play_weights(self, state: GameState, seat: int, draws: list, every: bool = False,
+                      stop: float | None = None
                       ) -> tuple[list, list[float], dict[str, Any] | None]:
         """The worlds to solve and their weights: the draws, each of weight 1, unless
         ``infer`` is on and the game has a play model (``solver.play_model``); then the
         draws resampled by the likelihood of the others' past cards in them
         (``resample``, ``worlds`` picks), each distinct world once, weighted by its
         picks; ``every`` (all the consistent worlds): each weighted by its likelihood.
-        Third: what the inference did (None: not applied)."""
+        Third: what the inference did (None: not applied). ``stop`` (a
+        ``time.monotonic`` instant): the draws not weighed by then are left out."""
         if not self.infer or not draws:
             return draws, [1.0] * len(draws), None
         from .play_model import play_model
@@ -420,7 +423,12 @@ class PimcAgent(_CardAgent):
         model = play_model(state, seat, self.infer)
         if model is None or not model.plays:
             return draws, [1.0] * len(draws), None
-        logs = [model.log_weight(h) for h in draws]
+        logs = []
+        for h in draws:
+            if stop is not None and len(logs) % 32 == 31 and time.monotonic() > stop:
+                break
+            logs.append(model.log_weight(h))
+        draws = draws[:len(logs)]
         if every:
             top = max(logs)
             return draws, [math.exp(x - top) for x in logs], {"pool": len(draws),
