@@ -509,11 +509,11 @@ class PimcAgent(_CardAgent):
         rng = random.Random(seed)
         # with a time budget, drawing may use half of it (the rest solves the worlds)
         stop = None if self.seconds is None else time.monotonic() + self.seconds / 2
+        # with ``infer``, ``pool`` times more, to be resampled by the play
+        wanted = self.worlds * (self.pool if self.infer else 1)
         if model is None:
-            # the draws of sample_holdings, as many as half the budget allows (with
-            # ``infer``, ``pool`` times more, to be resampled by the play)
+            # the draws of sample_holdings, as many as half the budget allows
             drawn: list[list[list[int]]] = []
-            wanted = self.worlds * (self.pool if self.infer else 1)
             for i in range(wanted):
                 if stop is not None and i % 64 == 63 and time.monotonic() > stop:
                     break
@@ -522,24 +522,24 @@ class PimcAgent(_CardAgent):
         good: list[list[list[int]]] = []
         # the best misfits so far, a max-heap on (misfits, order): (-misfits, -order, world)
         other: list[tuple[int, int, list[list[int]]]] = []
-        for i in range(inference.DRAWS_PER_WORLD * self.worlds):
+        for i in range(inference.DRAWS_PER_WORLD * wanted):
             if stop is not None and i % 64 == 63 and time.monotonic() > stop:
                 break
             h = draw(rng)
             # a draw is kept as a filler only if it beats the worst one kept
-            worst = -other[0][0] if len(other) == self.worlds else None
+            worst = -other[0][0] if len(other) == wanted else None
             bad = model.misfits(h, played, rng, stop_at=worst)
             if bad == 0:
                 good.append(h)
-                if len(good) == self.worlds:
+                if len(good) == wanted:
                     break
             elif worst is None or bad < worst:
                 heapq.heappush(other, (-bad, -i, h))
-                if len(other) > self.worlds:
+                if len(other) > wanted:
                     heapq.heappop(other)
         fit = len(good)
         fill = [h for _, _, h in sorted(other, key=lambda x: (-x[0], -x[1]))]
-        return (good + fill)[:self.worlds], fit
+        return (good + fill)[:wanted], fit
 
     def _auction_model(self, state: GameState, seat: int, obs: dict[str, Any],
                        played: dict[int, int]):
