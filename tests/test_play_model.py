@@ -143,3 +143,18 @@ def test_infer_option_is_checked():
         PimcAgent(pool=0)
     # no model (Tarot): the worlds are the uniform draws
     assert play_model(get_game("tarot").new_state(seed=1), 0, 0.1) is None
+
+
+def test_infer_under_a_time_budget_weighs_what_half_of_it_allows():
+    st = get_game("coinche").new_state(seed=7)
+    agents = [HeuristicAgent(s) for s in range(4)]
+    while st.phase != "play" or len(st.tricks) < 2:
+        st.play(agents[st.to_act].choose(st, st.to_act))
+    seat = st.to_act
+    agent = PimcAgent(seed=0, worlds=2000, pool=4, infer=0.2, seconds=1e-4)
+    draws, _ = agent.draw_worlds(st, seat, 3)
+    assert len(draws) == 63  # drawing stops at its first look at the clock
+    worlds, weights, info = agent._play_weights(st, seat, draws, stop=0.0)
+    assert info["pool"] == 31  # the first 31 weighed, then the clock said stop
+    assert sum(weights) == 31 and len(worlds) == info["distinct"]
+    assert agent.choose(st, seat) in st.legal_moves()
