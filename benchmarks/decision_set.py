@@ -67,7 +67,7 @@ def cmd_eval(args) -> None:
 
 
 def cmd_model(args) -> None:
-    ds = D.load(args.set)[:args.limit]
+    ds = D.load(args.set)[args.skip:][:args.limit]
     choices = hits = 0
     n_legal = []
     ranks = []
@@ -98,7 +98,7 @@ def cmd_model(args) -> None:
         cut = sorted(lws, reverse=True)[max(0, len(lws) // 10 - 1)]
         top10 += lw_true >= cut
         ranked += 1
-    print(f"{args.set}: {len(ds)} decisions, {choices} past cards of others with a choice,"
+    print(f"{args.set}: {len(ds)} decisions from #{args.skip}, {choices} past cards of others with a choice,"
           f" the heuristic picks {hits} ({hits / max(1, choices):.1%})")
     print("| eps | log-loss per card (nats) | uniform over legal |")
     print("|---|---|---|")
@@ -133,6 +133,8 @@ def main() -> None:
     m.add_argument("--eps", type=float, nargs="+", default=[0.02, 0.05, 0.1, 0.2, 0.3])
     m.add_argument("--draws", type=int, default=200)
     m.add_argument("--limit", type=int)
+    m.add_argument("--skip", type=int, default=0, help="leave out the first decisions "
+                   "(fit eps on some decisions, report on the others)")
     args = ap.parse_args()
     {"record": cmd_record, "eval": cmd_eval, "model": cmd_model}[args.cmd](args)
 
