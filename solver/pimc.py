@@ -422,6 +422,10 @@ class PimcAgent(_CardAgent):
 
         model = play_model(state, seat, self.infer)
         if model is None or not model.plays:
+            # nothing to weigh by: as many uniform draws as without infer (the pool's
+            # first ones: they are independent draws)
+            if not every:
+                draws = draws[:self.worlds]
             return draws, [1.0] * len(draws), None
         logs = []
         for h in draws:
@@ -509,8 +513,12 @@ class PimcAgent(_CardAgent):
         rng = random.Random(seed)
         # with a time budget, drawing may use half of it (the rest solves the worlds)
         stop = None if self.seconds is None else time.monotonic() + self.seconds / 2
-        # with ``infer``, ``pool`` times more, to be resampled by the play
-        wanted = self.worlds * (self.pool if self.infer else 1)
+        # with ``infer``, ``pool`` times more, to be resampled by the play (once another
+        # seat has played a card)
+        wanted = self.worlds
+        if self.infer and any(s != seat for s in inference.played_by_seat(
+                state.observation(seat), state.game)):
+            wanted *= self.pool
         if model is None:
             # the draws of sample_holdings, as many as half the budget allows
             drawn: list[list[list[int]]] = []

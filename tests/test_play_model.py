@@ -158,3 +158,18 @@ def test_infer_under_a_time_budget_weighs_what_half_of_it_allows():
     assert info["pool"] == 31  # the first 31 weighed, then the clock said stop
     assert sum(weights) == 31 and len(worlds) == info["distinct"]
     assert agent.choose(st, seat) in st.legal_moves()
+
+
+def test_infer_without_past_cards_solves_as_many_worlds_as_plain_pimc():
+    st = get_game("coinche").new_state(seed=7)
+    agents = [HeuristicAgent(s) for s in range(4)]
+    while st.phase != "play":
+        st.play(agents[st.to_act].choose(st, st.to_act))
+    seat = st.to_act  # the first lead: nobody else has played
+    agent = PimcAgent(seed=0, worlds=30, pool=4, infer=0.2)
+    pool, _ = agent.draw_worlds(st, seat, 3)
+    worlds, weights, info = agent._play_weights(st, seat, pool)
+    assert len(pool) == 30  # no pool to draw
+    assert _ is None and agent._play_weights(st, seat, pool * 4)[0] == pool
+    assert worlds == pool and weights == [1.0] * 30
+    assert info is None
