@@ -141,8 +141,13 @@ def test_infer_option_is_checked():
             PimcAgent(infer=bad)
     with pytest.raises(OptionError):
         PimcAgent(pool=0)
-    # no model (Tarot): the worlds are the uniform draws
+    # no model (Tarot): the worlds are the uniform draws, and the spec is refused
     assert play_model(get_game("tarot").new_state(seed=1), 0, 0.1) is None
+    from solver.agents import make_agent
+
+    with pytest.raises(OptionError):
+        make_agent("pimc:infer=0.1", game="tarot")
+    assert make_agent("pimc:infer=0.1,pool=2,exact=50", game="belote").exact == 50
 
 
 def test_infer_under_a_time_budget_weighs_what_half_of_it_allows():
