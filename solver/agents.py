@@ -69,9 +69,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 # agent options that mean something only in some games (the horizon search exists in
-# Tarot and Tarocchini; world inference from the auction in these four)
+# Tarot and Tarocchini; world inference from the auction in these four, from the play
+# in Belote and Coinche)
 GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
-                 "auction": ("coinche", "belote", "tarot", "tarocchini")}
+                 "auction": ("coinche", "belote", "tarot", "tarocchini"),
+                 # the play model (solver.play_model) exists for these two
+                 "infer": ("coinche", "belote"), "pool": ("coinche", "belote")}
 
 
 def agent_options(name: str) -> list[str]:

@@ -192,6 +192,25 @@ def holdings_sampler(state, seat: int):
     return draw
 
 
+def all_holdings(state, seat: int, limit: int) -> list[list[list[int]]] | None:
+    """Every world ``seat`` cannot tell from the true one (per place, as
+    ``holdings_sampler`` draws them), in a fixed order, when there are at most ``limit``
+    of them by the count of the per-card constraints; None when there are more."""
+    make_hidden, _ = game_functions(state.game)
+    h = make_hidden(state.observation(seat))
+    sampler = h.sampler()
+    if sampler.count() > limit:
+        return None
+    fixed = list(h.fixed.items())
+    out = []
+    for deal in sampler.deals():
+        holdings = [list(x) for x in deal]
+        for c, holder in fixed:
+            holdings[holder].append(c)
+        out.append(holdings)
+    return out
+
+
 def sample_holdings(state, seat: int, count: int, seed: int) -> list[list[list[int]]]:
     """``count`` uniform draws of where the cards ``seat`` cannot see are: per world,
     the cards of every place (current hands, then the game's other places)."""

@@ -31,6 +31,7 @@ announcements, declarations): ``bidding='sim'`` takes them by simulation
 
 from __future__ import annotations
 
+import bisect
 import heapq
 import math
 import random
@@ -96,22 +97,47 @@ def _start_horizon(start: int | None, used: list[int | None]) -> int | None:
 
 
 def _prune(candidates: list[Move], totals: dict[Move, float],
-           per_world: list[dict[Move, float]]) -> list[Move]:
+           per_world: list[dict[Move, float]],
+           weights: list[float] | None = None) -> list[Move]:
     """The candidates still worth solving: the best so far (first in order on a tie)
     and every card whose paired deficit to it is not positive with PRUNE_Z standard
-    errors over the worlds in ``per_world`` (each holds every current candidate)."""
+    errors over the worlds in ``per_world`` (each holds every current candidate).
+    ``weights``: the worlds' weights (``infer``), the deficit's mean and variance
+    weighted, over the effective number of worlds (sum w)^2 / sum w^2; all ones is the
+    unweighted test."""
     best = max(candidates, key=lambda m: (totals[m], -candidates.index(m)))
-    n = len(per_world)
+    w = weights or [1.0] * len(per_world)
+    sw = sum(w)
+    n = sw * sw / sum(x * x for x in w)
+    if n <= 1:
+        return list(candidates)
     keep = []
     for m in candidates:
         if m != best:
             gaps = [row[best] - row[m] for row in per_world]
-            mean = sum(gaps) / n
-            var = sum((g - mean) ** 2 for g in gaps) / (n - 1)
+            mean = sum(x * g for x, g in zip(w, gaps, strict=True)) / sw
+            var = sum(x * (g - mean) ** 2 for x, g in zip(w, gaps, strict=True)) / sw \
+                * n / (n - 1)
             if mean - PRUNE_Z * math.sqrt(var / n) > 0:
                 continue
         keep.append(m)
     return keep
+
+
+def resample(log_weights: list[float], count: int, rng: random.Random
+             ) -> list[tuple[int, int]]:
+    """``count`` draws with replacement, each index ``i`` with probability proportional
+    to ``exp(log_weights[i])`` (sampling-importance-resampling), merged: (index,
+    times drawn), in index order."""
+    top = max(log_weights)
+    cum, run = [], 0.0
+    for lw in log_weights:
+        run += math.exp(lw - top)
+        cum.append(run)
+    hits: Counter[int] = Counter()
+    for _ in range(count):
+        hits[min(bisect.bisect_right(cum, rng.random() * run), len(cum) - 1)] += 1
+    return sorted(hits.items())
 
 
 class _CardAgent(Agent):
@@ -256,8 +282,23 @@ class PimcAgent(_CardAgent):
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
-                 prune: bool = True, search: str = "now"):
+                 prune: bool = True, search: str = "now", infer: float = 0.0,
+                 pool: int = 4, exact: int = 0):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
+        # worlds weighted by the others' play (solver.play_model; Belote, Coinche):
+        # ``infer`` is the model's eps (0: off); ``pool`` x ``worlds`` uniform draws are
+        # resampled by their likelihood down to ``worlds`` (repeats solved once)
+        if isinstance(infer, bool) or not isinstance(infer, (int, float)) \
+                or not 0 <= infer < 1:
+            raise OptionError(f"pimc: infer must be a number in [0, 1), got {infer!r}")
+        if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
+            raise OptionError(f"pimc: pool must be a positive integer, got {pool!r}")
+        self.infer, self.pool = float(infer), pool
+        # single-dummy exact: when at most ``exact`` worlds are consistent with what the
+        # seat knows, every one of them is solved (no sampling, no elimination)
+        if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
+            raise OptionError(f"pimc: exact must be a count of worlds >= 0, got {exact!r}")
+        self.exact = exact
         for name, flag in (("auction", auction), ("prune", prune)):
             if flag not in (True, False, 0, 1):
                 raise OptionError(f"pimc: {name} must be true or false, got {flag!r}")
@@ -284,7 +325,16 @@ class PimcAgent(_CardAgent):
         ``last_candidates`` lists the cards solved in every world (the choice is among
         them)."""
         start = time.monotonic()
-        draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
+        every = constraints.all_holdings(state, seat, self.exact) if self.exact else None
+        if every is not None:
+            # few worlds left: all of them, each once (weighted by the play, with infer)
+            draws, fit = every, None
+            draws, weights, inferred = self._play_weights(state, seat, draws, every=True)
+        else:
+            draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
+            stop = None if self.seconds is None else start + self.seconds / 2
+            draws, weights, inferred = self._play_weights(state, seat, draws, stop=stop)
+        prune = self.prune and every is None
         horizon = self.horizon_for(state)
         solve = self._world_solver(state, seat, horizon)
         # the horizon the worlds' searches start at: lowered when most worlds of a batch
@@ -294,18 +344,20 @@ class PimcAgent(_CardAgent):
         totals = {m: 0.0 for m in cards}
         candidates = list(cards)
         per_world: list[dict[Move, float]] = []  # the candidates' values, world by world
+        row_weights: list[float] = []            # and the worlds' weights
         used = skipped = 0
         out_of_time = False
         # Worlds go in batches whose candidates are fixed when the batch starts, and
         # are consumed in sampling order, so the decision does not depend on the
         # thread count.
-        batch = PRUNE_BATCH if self.prune else len(draws)
+        batch = PRUNE_BATCH if prune else len(draws)
         for first in range(0, len(draws), batch):
             only = None if len(candidates) == len(cards) else tuple(candidates)
             jobs = [(h, only, horizon) for h in draws[first:first + batch]]
             batch_used = []
-            for sign, values, used_horizon in parallel.ordered_map(solve, jobs,
-                                                                   self.threads):
+            for k, (sign, values, used_horizon) in enumerate(
+                    parallel.ordered_map(solve, jobs, self.threads)):
+                weight = weights[first + k]
                 batch_used.append(used_horizon)
                 if any(values.get(m) is None for m in candidates):
                     skipped += 1  # budget hit in this world: skip it rather than guess
@@ -315,8 +367,9 @@ class PimcAgent(_CardAgent):
                     for m in candidates:
                         v = sign * values[m]
                         row[m] = v if self.objective != "make" else (v >= best) + (v > 0)
-                        totals[m] += row[m]
+                        totals[m] += weight * row[m]
                     per_world.append(row)
+                    row_weights.append(weight)
                     used += 1
                 if self.seconds is not None and used and \
                         time.monotonic() - start > self.seconds:
@@ -329,8 +382,9 @@ class PimcAgent(_CardAgent):
             if out_of_time:
                 break
             horizon = _start_horizon(horizon, batch_used)
-            if self.prune and used >= PRUNE_AFTER and len(candidates) > 1:
-                candidates = _prune(candidates, totals, per_world)
+            if prune and used >= PRUNE_AFTER and len(candidates) > 1:
+                candidates = _prune(candidates, totals, per_world,
+                                    row_weights if inferred else None)
                 if len(candidates) == 1:
                     break  # the decision is made: more worlds cannot change it
         self.last_stats = {"worlds": used, "skipped": skipped, "horizon": first_horizon,
@@ -342,10 +396,51 @@ class PimcAgent(_CardAgent):
         self.last_candidates = candidates
         if fit is not None:
             self.last_stats["auction_fit"] = fit
+        if inferred:
+            self.last_stats["inferred"] = inferred
+        if every is not None:
+            self.last_stats["exact"] = len(every)  # every consistent world was solved
         if not used:
             return None
         # a card's mean is over the worlds it was solved in (all, unless pruned)
-        return {m: totals[m] / sum(m in row for row in per_world) for m in cards}
+        return {m: totals[m] / sum(w for row, w in zip(per_world, row_weights, strict=True)
+                                   if m in row) for m in cards}
+
+    def _play_weights(self, state: GameState, seat: int, draws: list, every: bool = False,
+                      stop: float | None = None
+                      ) -> tuple[list, list[float], dict[str, Any] | None]:
+        """The worlds to solve and their weights: the draws, each of weight 1, unless
+        ``infer`` is on and the game has a play model (``solver.play_model``); then the
+        draws resampled by the likelihood of the others' past cards in them
+        (``resample``, ``worlds`` picks), each distinct world once, weighted by its
+        picks; ``every`` (all the consistent worlds): each weighted by its likelihood.
+        Third: what the inference did (None: not applied). ``stop`` (a
+        ``time.monotonic`` instant): the draws not weighed by then are left out."""
+        if not self.infer or not draws:
+            return draws, [1.0] * len(draws), None
+        from .play_model import play_model
+
+        model = play_model(state, seat, self.infer)
+        if model is None or not model.plays:
+            # nothing to weigh by: as many uniform draws as without infer (the pool's
+            # first ones: they are independent draws)
+            if not every:
+                draws = draws[:self.worlds]
+            return draws, [1.0] * len(draws), None
+        logs = []
+        for h in draws:
+            if stop is not None and len(logs) % 32 == 31 and time.monotonic() > stop:
+                break
+            logs.append(model.log_weight(h))
+        draws = draws[:len(logs)]
+        if every:
+            top = max(logs)
+            return draws, [math.exp(x - top) for x in logs], {"pool": len(draws),
+                                                              "distinct": len(draws)}
+        picks = resample(logs, min(self.worlds, len(draws)),
+                         random.Random(self.rng.randrange(1 << 62)))
+        return ([draws[i] for i, _ in picks], [float(k) for _, k in picks],
+                {"pool": len(draws), "distinct": len(picks)})
 
     def _world_solver(self, state: GameState, seat: int, horizon: int | None):
         """``solve((holdings, only, start))`` -> (sign, {card: value}, horizon used)
@@ -418,10 +513,16 @@ class PimcAgent(_CardAgent):
         rng = random.Random(seed)
         # with a time budget, drawing may use half of it (the rest solves the worlds)
         stop = None if self.seconds is None else time.monotonic() + self.seconds / 2
+        # with ``infer``, ``pool`` times more, to be resampled by the play (once another
+        # seat has played a card)
+        wanted = self.worlds
+        if self.infer and any(s != seat for s in inference.played_by_seat(
+                state.observation(seat), state.game)):
+            wanted *= self.pool
         if model is None:
             # the draws of sample_holdings, as many as half the budget allows
             drawn: list[list[list[int]]] = []
-            for i in range(self.worlds):
+            for i in range(wanted):
                 if stop is not None and i % 64 == 63 and time.monotonic() > stop:
                     break
                 drawn.append(draw(rng))
@@ -429,24 +530,24 @@ class PimcAgent(_CardAgent):
         good: list[list[list[int]]] = []
         # the best misfits so far, a max-heap on (misfits, order): (-misfits, -order, world)
         other: list[tuple[int, int, list[list[int]]]] = []
-        for i in range(inference.DRAWS_PER_WORLD * self.worlds):
+        for i in range(inference.DRAWS_PER_WORLD * wanted):
             if stop is not None and i % 64 == 63 and time.monotonic() > stop:
                 break
             h = draw(rng)
             # a draw is kept as a filler only if it beats the worst one kept
-            worst = -other[0][0] if len(other) == self.worlds else None
+            worst = -other[0][0] if len(other) == wanted else None
             bad = model.misfits(h, played, rng, stop_at=worst)
             if bad == 0:
                 good.append(h)
-                if len(good) == self.worlds:
+                if len(good) == wanted:
                     break
             elif worst is None or bad < worst:
                 heapq.heappush(other, (-bad, -i, h))
-                if len(other) > self.worlds:
+                if len(other) > wanted:
                     heapq.heappop(other)
         fit = len(good)
         fill = [h for _, _, h in sorted(other, key=lambda x: (-x[0], -x[1]))]
-        return (good + fill)[:self.worlds], fit
+        return (good + fill)[:wanted], fit
 
     def _auction_model(self, state: GameState, seat: int, obs: dict[str, Any],
                        played: dict[int, int]):

@@ -30,7 +30,8 @@ walks the same chain and picks the same composition as a scan of all of them wou
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from itertools import combinations
 from math import comb
 
 from .errors import AtoutError
@@ -186,6 +187,60 @@ class DealSampler:
         """``n`` deals from ``seed`` (deterministic)."""
         rng = random.Random(seed)
         return [self.sample(rng) for _ in range(n)]
+
+    def deals(self) -> Iterator[list[list[int]]]:
+        """Every consistent deal once (the cards of each holder, sorted), in a fixed
+        order: class by class, each composition with completions, each split of the
+        class's cards. ``count()`` of them; meant for the few-worlds case (late in a
+        deal, ``solver.pimc`` ``exact``)."""
+        out: list[list[int]] = [[] for _ in range(self.num_holders)]
+
+        def walk(i: int, packed: int) -> Iterator[list[list[int]]]:
+            if i == len(self.class_cards):
+                yield [sorted(h) for h in out]
+                return
+            holders = self.class_holders[i]
+            for ks in self._compositions(i, packed):
+                left = packed - sum(k << (self._w * h) for h, k in zip(holders, ks,
+                                                                       strict=True))
+                core = self._core
+                if not (core.n(i + 1, left) if core is not None else self._n(i + 1, left)):
+                    continue  # no completion by the later classes
+                for split in _splits(self.class_cards[i], ks):
+                    for h, part in zip(holders, split, strict=True):
+                        out[h].extend(part)
+                    yield from walk(i + 1, left)
+                    for h, part in zip(holders, split, strict=True):
+                        del out[h][len(out[h]) - len(part):]
+
+        yield from walk(0, self._packed0)
+
+    def _compositions(self, i: int, packed: int) -> Iterator[tuple[int, ...]]:
+        """The ways to share class ``i``'s cards among its holders within ``packed``."""
+        holders = self.class_holders[i]
+        caps = [(packed >> (self._w * h)) & self._cap_mask for h in holders]
+
+        def rec(j: int, r: int) -> Iterator[tuple[int, ...]]:
+            if j == len(holders) - 1:
+                if r <= caps[j]:
+                    yield (r,)
+                return
+            for k in range(min(r, caps[j]) + 1):
+                for rest in rec(j + 1, r - k):
+                    yield (k, *rest)
+
+        yield from rec(0, len(self.class_cards[i]))
+
+
+def _splits(cards: list[int], ks: Sequence[int]) -> Iterator[list[tuple[int, ...]]]:
+    """Every way to cut ``cards`` into parts of sizes ``ks`` (in order)."""
+    if not ks:
+        yield []
+        return
+    for part in combinations(cards, ks[0]):
+        rest = [c for c in cards if c not in part]
+        for more in _splits(rest, ks[1:]):
+            yield [part, *more]
 
 
 def _core_counter(sampler: DealSampler):

@@ -208,17 +208,23 @@ class _AnnounceSampler:
         rng = random.Random(seed)
         return [self.sample(rng) for _ in range(n)]
 
+    def deals(self):
+        """Every deal of ``base`` in which the heard announces are possible."""
+        return (d for d in self.base.deals() if self.hidden.consistent(d))
+
 
 def _option(obs: dict, name: str, default: Any) -> Any:
     return (obs.get("options") or {}).get(name, default)
 
 
-def hidden(obs: dict) -> BeloteHidden:
-    """Constraints for a Belote/Coinche seat during the card play (see the module
-    docstring for every inference and its rule)."""
+def _public_facts(obs: dict):
+    """What every seat knows in the card play of ``obs`` (nothing of the observer's own
+    hand): the strain, the tricks (the current one last), the cards each seat played,
+    every card out of play, the cards whose holder is public (shown, carré, belote,
+    turned card), the cards each seat cannot hold (``forbid``) and the announces
+    heard."""
     if obs.get("phase") != "play":
         raise AtoutError("belote/coinche worlds are sampled during the card play only")
-    me = obs["seat"]
     strain = strain_of(obs["strain"])
     taker = obs["taker"]
     undertrump = _option(obs, "undertrump_required", True)
@@ -226,7 +232,6 @@ def hidden(obs: dict) -> BeloteHidden:
     belote_optional = _option(obs, "belote_optional", False)
     ta_belote = _option(obs, "ta_belote", "each_suit")
 
-    hand = mask_of(DECK.parse_cards(obs["hand"]))
     current = _trick_cards(obs["trick"])
     tricks = [_trick_cards(t) for t, _ in obs["tricks"]] + ([current] if current else [])
     played = [0, 0, 0, 0]
@@ -236,18 +241,14 @@ def hidden(obs: dict) -> BeloteHidden:
     # cards played before the recorded tricks (from_play positions) are out of play
     all_played = played[0] | played[1] | played[2] | played[3] \
         | mask_of(DECK.parse_cards(obs.get("gone") or ""))
-    # equal hands at the start of each trick (8 at the start of the play)
-    base = hand.bit_count() + (1 if any(s == me for s, _ in current) else 0)
-    size = [base - (1 if any(s == x for s, _ in current) else 0) for x in range(4)]
 
-    fixed: dict[int, int] = {c: me for c in bit_list(hand)}
+    fixed: dict[int, int] = {}
     for s, cards in obs["shown"].items():  # BELOTE-ANN-5: shown from trick 2
         for c in DECK.parse_cards(cards):
             if not all_played >> c & 1:
                 fixed[c] = int(s)
     heard = _heard(obs)
     forbid = [0, 0, 0, 0]
-    forbid[me] = FULL
     for s, runs in _shown_runs(obs, heard).items():
         # a shown sequence is a maximal run: the cards extending it were not held
         lst = heard[s]
@@ -318,6 +319,33 @@ def hidden(obs: dict) -> BeloteHidden:
                 if played[s] & kq and (s, suit) not in said:
                     forbid[s] |= kq & ~played[s]
 
+    return strain, current, played, all_played, fixed, forbid, heard
+
+
+def public_allowed(obs: dict) -> dict[int, int]:
+    """Per card still in play whose holder is not public, the mask of the seats that may
+    hold it by public facts alone (the observer's own hand does not count): what any
+    seat's ``hidden(obs).allowed`` says of the cards it cannot see, plus its own bit."""
+    _, _, _, all_played, fixed, forbid, _ = _public_facts(obs)
+    out = {}
+    for c in bit_list(FULL & ~all_played):
+        if c not in fixed:
+            out[c] = sum(1 << s for s in range(4) if not forbid[s] >> c & 1)
+    return out
+
+
+def hidden(obs: dict) -> BeloteHidden:
+    """Constraints for a Belote/Coinche seat during the card play (see the module
+    docstring for every inference and its rule)."""
+    strain, current, played, all_played, public, forbid, heard = _public_facts(obs)
+    me = obs["seat"]
+    hand = mask_of(DECK.parse_cards(obs["hand"]))
+    # equal hands at the start of each trick (8 at the start of the play)
+    base = hand.bit_count() + (1 if any(s == me for s, _ in current) else 0)
+    size = [base - (1 if any(s == x for s, _ in current) else 0) for x in range(4)]
+    fixed: dict[int, int] = {c: me for c in bit_list(hand)}
+    fixed.update(public)
+    forbid[me] = FULL
     allowed: dict[int, int] = {}
     for c in bit_list(FULL & ~all_played):
         if c in fixed:

@@ -221,20 +221,33 @@ class _View:
     """What the player sees, decoded once per decision."""
 
     def __init__(self, obs: dict):
-        self.me = obs["seat"]
-        self.hand = _as_mask(obs["hand"])
-        self.strain = strain_of(obs["strain"])
-        self.taker = obs["taker"]
-        self.trick = [(s, DECK.card(t)) for s, t in obs["trick"]]
-        self.tricks = [[(s, DECK.card(t)) for s, t in tr] for tr, _ in obs["tricks"]]
+        trick = [(s, DECK.card(t)) for s, t in obs["trick"]]
+        tricks = [[(s, DECK.card(t)) for s, t in tr] for tr, _ in obs["tricks"]]
         played = _as_mask(obs.get("gone") or "")
-        for tr in [*self.tricks, self.trick]:
+        for tr in [*tricks, trick]:
             for _, c in tr:
                 played |= 1 << c
-        self.played = played
-        self.unseen = FULL & ~played & ~self.hand  # in the other three hands
-        self.attack = self.taker % 2 == self.me % 2
-        self.allowed = _allowed(obs)
+        self._set(obs["seat"], _as_mask(obs["hand"]), strain_of(obs["strain"]),
+                  obs["taker"], trick, tricks, played, _allowed(obs))
+
+    def _set(self, me: int, hand: int, strain: int, taker: int, trick: list, tricks: list,
+             played: int, allowed: dict[int, int]) -> None:
+        self.me, self.hand, self.strain, self.taker = me, hand, strain, taker
+        self.trick, self.tricks, self.played = trick, tricks, played
+        self.unseen = FULL & ~played & ~hand  # in the other three hands
+        self.attack = taker % 2 == me % 2
+        self.allowed = allowed
+
+    @classmethod
+    def of(cls, me: int, hand: int, strain: int, taker: int, trick: list, tricks: list,
+           played: int, allowed: dict[int, int]) -> _View:
+        """The view of seat ``me`` holding ``hand``, from public facts: the same as
+        ``_View(obs)`` of its observation when ``allowed`` is its
+        ``worlds_belote.hidden(obs).allowed`` (``solver.play_model`` builds it for the
+        seats' hands of a sampled world)."""
+        v = cls.__new__(cls)
+        v._set(me, hand, strain, taker, trick, tricks, played, allowed)
+        return v
 
     def trumps(self, mask: int) -> int:
         if self.strain == TA:
@@ -284,7 +297,11 @@ def _low_key(v: _View, c: int):
 
 def choose_card(obs: dict, cards: list[int]) -> int:
     """The card to play (from the legal ones)."""
-    v = _View(obs)
+    return choose_card_in(_View(obs), cards)
+
+
+def choose_card_in(v: _View, cards: list[int]) -> int:
+    """``choose_card`` from a decoded view."""
     if len(cards) == 1:
         return cards[0]
     if not v.trick:

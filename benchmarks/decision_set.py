@@ -1,0 +1,143 @@
+"""Recorded decisions judged by the true deal's double-dummy values (issue 28, item 4).
+
+    python benchmarks/decision_set.py record --game coinche [--deals 60] [--rate 0.25]
+        [--players heuristic] [--seed 0]      -> benchmarks/decisions/<game>-<players>.json
+    python benchmarks/decision_set.py eval SET.json --agent SPEC [--agent SPEC ...]
+        mean loss per decision (points of the deal) with its 95% interval, the mean
+        decision time, and every agent paired with the first one (gain: the first's
+        loss minus its own, > 0 = better)
+    python benchmarks/decision_set.py model SET.json [--eps 0.05 0.1 ...]
+        the play model (solver.play_model) on the set's deals: how often the heuristic
+        picks the card each other seat played (its true hand), the log-loss per such
+        card for each eps, and where the true hands rank by weight among uniform draws
+
+The judge and the loss are defined in ``solver/decisions.py``. Everything is seeded:
+the same command gives the same figures (the times aside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import re
+import statistics
+from pathlib import Path
+
+from solver import decisions as D
+from solver.cards import bit_list
+from solver.constraints import holdings_sampler
+from solver.play_model import play_model
+
+HERE = Path(__file__).parent
+
+
+def cmd_record(args) -> None:
+    ds = D.record_decisions(args.game, args.deals, args.seed, args.rate, args.players)
+    name = re.sub(r"[^A-Za-z0-9=.]+", "_", args.players)
+    out = Path(args.out or HERE / "decisions" / f"{args.game}-{name}.json")
+    out.parent.mkdir(exist_ok=True)
+    D.save(ds, str(out))
+    print(f"{len(ds)} decisions from {args.deals} deals -> {out}")
+
+
+def cmd_eval(args) -> None:
+    ds = D.load(args.set)[:args.limit]
+    print(f"{args.set}: {len(ds)} decisions (agents interleaved decision by decision)")
+
+    def progress(done, scored):
+        if done % 100 == 0:
+            print(f"  {done} decisions: " + ", ".join(
+                f"{s.spec} {statistics.mean(s.losses):.2f}" for s in scored), flush=True)
+
+    scored = D.evaluate_all(ds, args.agent, args.seed, progress)
+    print("| agent | mean loss | 95% CI | mean s | p90 s | gain vs first (its loss less) | 95% CI |")
+    print("|---|---|---|---|---|---|---|")
+    for k, s in enumerate(scored):
+        m, lo, hi = D.mean_ci(s.losses)
+        t = sorted(s.times)
+        p90 = t[int(0.9 * (len(t) - 1))]
+        if k:
+            d, dlo, dhi = D.paired(s, scored[0])
+            gain = f"{d:+.2f} | [{dlo:+.2f}, {dhi:+.2f}]"
+        else:
+            gain = "- | -"
+        print(f"| `{s.spec}` | {m:.2f} | [{lo:.2f}, {hi:.2f}] | {statistics.mean(s.times):.3f}"
+              f" | {p90:.3f} | {gain} |", flush=True)
+
+
+def cmd_model(args) -> None:
+    ds = D.load(args.set)[args.skip:][:args.limit]
+    choices = hits = 0
+    n_legal = []
+    ranks = []
+    top10 = 0
+    ranked = 0
+    for i, d in enumerate(ds):
+        st = d.state()
+        model = play_model(st, d.seat, args.eps[0])
+        if model is None or not model.plays:
+            continue
+        c, h, _ = model.agreement(list(st.hands))
+        choices += c
+        hits += h
+        for j, p in enumerate(model.plays):
+            hit, n = model.choice(j, st.hands[p.seat] | p.later)
+            if n > 1:
+                n_legal.append((hit, n))
+        # the true hands against uniform draws: the share of draws weighing less
+        true = [bit_list(x) for x in st.hands]
+        lw_true = model.log_weight(true)
+        draw = holdings_sampler(st, d.seat)
+        rng = random.Random(f"model-{i}")
+        lws = [model.log_weight(draw(rng)) for _ in range(args.draws)]
+        if len(set(lws)) == 1 and lws[0] == lw_true:
+            continue  # no information at this decision
+        below = sum(x < lw_true for x in lws) + 0.5 * sum(x == lw_true for x in lws)
+        ranks.append(below / len(lws))
+        cut = sorted(lws, reverse=True)[max(0, len(lws) // 10 - 1)]
+        top10 += lw_true >= cut
+        ranked += 1
+    print(f"{args.set}: {len(ds)} decisions from #{args.skip}, {choices} past cards of others with a choice,"
+          f" the heuristic picks {hits} ({hits / max(1, choices):.1%})")
+    print("| eps | log-loss per card (nats) | uniform over legal |")
+    print("|---|---|---|")
+    uni = statistics.mean(math.log(n) for _, n in n_legal)
+    for eps in args.eps:
+        ll = -statistics.mean(math.log(1 - eps) if hit else math.log(eps / (n - 1))
+                              for hit, n in n_legal)
+        print(f"| {eps} | {ll:.3f} | {uni:.3f} |")
+    if ranked:
+        print(f"true hands vs {args.draws} uniform draws at {ranked} decisions: mean share of"
+              f" draws weighing less {statistics.mean(ranks):.1%} (50% = no information),"
+              f" in the top 10% by weight {top10 / ranked:.1%} (10% = none)")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("record")
+    r.add_argument("--game", required=True, choices=D.JUDGE_GAMES)
+    r.add_argument("--deals", type=int, default=60)
+    r.add_argument("--rate", type=float, default=0.25)
+    r.add_argument("--players", default="heuristic")
+    r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--out")
+    e = sub.add_parser("eval")
+    e.add_argument("set")
+    e.add_argument("--agent", action="append", required=True)
+    e.add_argument("--seed", type=int, default=0)
+    e.add_argument("--limit", type=int)
+    m = sub.add_parser("model")
+    m.add_argument("set")
+    m.add_argument("--eps", type=float, nargs="+", default=[0.02, 0.05, 0.1, 0.2, 0.3])
+    m.add_argument("--draws", type=int, default=200)
+    m.add_argument("--limit", type=int)
+    m.add_argument("--skip", type=int, default=0, help="leave out the first decisions "
+                   "(fit eps on some decisions, report on the others)")
+    args = ap.parse_args()
+    {"record": cmd_record, "eval": cmd_eval, "model": cmd_model}[args.cmd](args)
+
+
+if __name__ == "__main__":
+    main()

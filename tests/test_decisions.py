@@ -1,0 +1,36 @@
+"""The recorded decision set and its judge (solver/decisions.py): the double-dummy
+value of each legal card on the true deal (BELOTE-PLAY-*, COINCHE-SCORE-* through the
+deal's net score)."""
+
+import pytest
+
+from solver import decisions as D
+
+
+@pytest.mark.parametrize("game", ["coinche", "belote"])
+def test_record_is_seeded_and_the_oracle_loses_nothing(game, tmp_path):
+    ds = D.record_decisions(game, 3, seed=4, rate=0.3)
+    assert ds and all(len(d.values) > 1 for d in ds)
+    path = tmp_path / "set.json"
+    D.save(ds, str(path))
+    again = D.load(str(path))
+    assert again == D.record_decisions(game, 3, seed=4, rate=0.3)
+    for d in again:
+        st = d.state()
+        assert st.to_act == d.seat
+        assert sorted(d.values) == sorted(st.move_token(m) for m in st.legal_moves())
+    # the oracle plays a double-dummy best card of the true deal: no loss; the
+    # heuristic loses somewhere (or the judge could not fail)
+    oracle = D.evaluate(again, "oracle")
+    assert oracle.losses == [0] * len(again)
+    heuristic = D.evaluate(again, "heuristic")
+    assert min(heuristic.losses) >= 0 and max(heuristic.losses) > 0
+    m, lo, hi = D.mean_ci(heuristic.losses)
+    assert lo <= m <= hi
+    d, dlo, dhi = D.paired(oracle, heuristic)
+    assert d == pytest.approx(m)
+
+
+def test_mean_ci():
+    m, lo, hi = D.mean_ci([1.0, 3.0])
+    assert m == 2.0 and hi - m == pytest.approx(1.96 * 2 ** 0.5 / 2 ** 0.5)
