@@ -8,9 +8,9 @@ import glob
 import os
 import platform
 
-import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 CHECKED = os.environ.get("ATOUT_BOUNDSCHECK", "0") == "1"
 
@@ -22,7 +22,10 @@ directives = {
     "cdivision": True,
 }
 
-compile_args = ["-O3"] if not CHECKED else ["-O1", "-g"]
+# -g0: no debug information in the release build (Python's own CFLAGS carry -g). The
+# machine code is the same byte for byte (the .text of tarot_core.o compared), the
+# compile ~30% quicker (belote_core.c: 8.7 s CPU against 12.7 s).
+compile_args = ["-O3", "-g0"] if not CHECKED else ["-O1", "-g"]
 
 
 # x86-64 bit instructions the cores use when this machine's CPU has them (the cpuinfo
@@ -54,14 +57,27 @@ extensions = [
     Extension(
         f"solver.{name}",
         [f"src_ext/{name}.pyx"],
-        include_dirs=["src_ext", numpy.get_include()],
+        include_dirs=["src_ext"],
         extra_compile_args=compile_args,
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
-        + ([("ATOUT_CHECKED", "1")] if CHECKED else []),  # cores' own invariant checks
+        define_macros=[("ATOUT_CHECKED", "1")] if CHECKED else [],  # cores' own invariant checks
     )
     # every src_ext/<name>.pyx becomes the extension module solver.<name>
     for name in sorted(os.path.splitext(os.path.basename(p))[0]
                        for p in glob.glob("src_ext/*.pyx"))
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src_ext"]))
+
+
+class ParallelBuildExt(build_ext):
+    """build_ext compiling the extensions side by side, one per CPU (unless --parallel
+    is given): the five cores took ~60 s one after the other on this 2-core machine."""
+
+    def finalize_options(self):
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = os.cpu_count() or 1
+
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives, include_path=["src_ext"],
+                            nthreads=os.cpu_count() or 1),
+      cmdclass={"build_ext": ParallelBuildExt})
