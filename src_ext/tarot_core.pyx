@@ -1119,6 +1119,20 @@ cdef void bounds_rel(Pos* p, int x, uint64_t* rel) noexcept nogil:
                     mark_low(rel, 22 + highest_bit(others))
 
 
+cdef inline void add_bound(int x, int v, int p0, int* lb, int* lb_p, int* ub,
+                           int* ub_p) noexcept nogil:
+    """A search result v at the window x, proven at the points p0 (store_offsets),
+    into an entry's lower or upper bound: the old bound is kept only if it dominates
+    (a lower bound higher at fewer points, an upper bound lower at more)."""
+    if v >= x:
+        if not (lb[0] >= v and lb_p[0] <= p0):
+            lb[0] = v
+            lb_p[0] = p0
+    elif not (ub[0] <= v and ub_p[0] >= p0):
+        ub[0] = v
+        ub_p[0] = p0
+
+
 cdef inline void store_offsets(Pos* p, int* p0, int* off) noexcept nogil:
     """How table bounds relate to the points the attack already took: under T
     (nonlinear in them) a bound is stored with the points it was proven at (p0) and
@@ -2050,14 +2064,12 @@ cdef class TarotCore:
             s.lb_p = 0
             s.ub_p = 255
             s.best = NOMOVE
-        if v >= x:
-            if not (s.lb >= v and s.lb_p <= p0):
-                s.lb = v
-                s.lb_p = p0
-        else:
-            if not (s.ub <= v and s.ub_p >= p0):
-                s.ub = v
-                s.ub_p = p0
+        cdef int lb = s.lb, lb_p = s.lb_p, ub = s.ub, ub_p = s.ub_p
+        add_bound(x, v, p0, &lb, &lb_p, &ub, &ub_p)
+        s.lb = lb
+        s.lb_p = lb_p
+        s.ub = ub
+        s.ub_p = ub_p
         if best != NOMOVE:
             s.best = best
 
@@ -2308,15 +2320,12 @@ cdef class TarotCore:
         store_offsets(&self.p, &p0, &off)
         v -= off
         x -= off
-        if v >= x:
-            # keep the old lower bound only if it dominates (higher, at fewer points)
-            if not (s.lb >= v and s.lb_p <= p0):
-                s.lb = v
-                s.lb_p = p0
-        else:
-            if not (s.ub <= v and s.ub_p >= p0):
-                s.ub = v
-                s.ub_p = p0
+        cdef int lb = s.lb, lb_p = s.lb_p, ub = s.ub, ub_p = s.ub_p
+        add_bound(x, v, p0, &lb, &lb_p, &ub, &ub_p)
+        s.lb = lb
+        s.lb_p = lb_p
+        s.ub = ub
+        s.ub_p = ub_p
         if best != NOMOVE:
             s.best = best
 
