@@ -90,7 +90,14 @@ TARGET_MS = 200.0
 
 
 def load_deals(variant: str) -> list[tuple[ct.Game, ct.Position]]:
-    """(Game, opening Position) of every deal of tarocchini_<variant>.txt."""
+    """(Game, opening Position) of every deal of tarocchini_<variant>.txt.
+
+    ``variant="gioco"``: the Terziglio deals played as a gioco by the same declarer
+    (seat i % 3): he takes the stock and discards as many cards, never a five-point
+    one (TERZ-BID-2), one at a time by the heuristic player's rule
+    (solver.heuristics.tarocchini.choose_discard); the discard is his side's."""
+    if variant == "gioco":
+        return [_gioco(game, pos) for game, pos in load_deals("terziglio")]
     out = []
     lines = (DEALS / f"tarocchini_{variant}.txt").read_text(encoding="utf-8").splitlines()
     i = 0
@@ -112,6 +119,26 @@ def load_deals(variant: str) -> list[tuple[ct.Game, ct.Position]]:
         out.append((game, pos))
         i += 1
     return out
+
+
+def _gioco(game: ct.Game, pos: ct.Position) -> tuple[ct.Game, ct.Position]:
+    from solver.games import tarocchini as tg
+    from solver.games.base import Move
+    from solver.heuristics.tarocchini import choose_discard
+
+    declarer = game.side_of.index(0)
+    hands = list(pos.hands)
+    hand = hands[declarer] | game.stock
+    discard = 0
+    for _ in range(game.stock.bit_count()):
+        legal = [Move("discard", c) for c in range(62)
+                 if hand >> c & 1 and tg.card_value(c) != 5]
+        c = choose_discard({"hand": hand, "options": {}}, legal).value
+        hand &= ~(1 << c)
+        discard |= 1 << c
+    hands[declarer] = hand
+    g = ct.make_game(3, game.side_of, discard=discard, discard_side=0)
+    return g, ct.make_position(g, hands, leader=pos.leader)
 
 
 def endgame(game: ct.Game, pos: ct.Position, tricks: int, seed: int) -> ct.Position:
@@ -187,7 +214,9 @@ def run(quick: bool = False) -> list[dict]:
 # ---------------------------------------------------------------------------
 # ``python benchmarks/dd_tarocchini.py [--deals 50] [--budget 2e6] [--growth 8 9 10]
 # [--growth-deals 10] [--growth-budget 2e7] [--variants ottocento terziglio]
-# [--no-append]``: per variant, on the first ``--deals`` deals of the files above,
+# [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
+# deals, the declarer's discard by the heuristic player, ``load_deals("gioco")``), on
+# the first ``--deals`` deals of the files above,
 # the questions of ``solver.dd.tarocchini.analyse`` at the first lead -- (a) who comes
 # out ahead, (b) the exact margin, (c) every card -- each with a per-position node
 # budget, for the search as it was before issue 24 (``search="before"``: no sure-trump
@@ -281,7 +310,8 @@ def main() -> None:
     from _report import report
 
     ap = argparse.ArgumentParser(description="Tarocchini exact analysis, before vs now")
-    ap.add_argument("--variants", nargs="*", default=["ottocento", "terziglio"])
+    ap.add_argument("--variants", nargs="*", default=["ottocento", "terziglio", "gioco"],
+                    choices=["ottocento", "terziglio", "gioco"])
     ap.add_argument("--deals", type=int, default=50)
     ap.add_argument("--budget", type=float, default=2e6)
     ap.add_argument("--growth", type=int, nargs="*", default=[8, 9, 10])
