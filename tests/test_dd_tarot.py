@@ -174,13 +174,18 @@ def check_endgames(n: int, count: int, seed: int, depths: tuple[int, ...] = ()) 
     return seen
 
 
+# The exhaustive minimax on the Python rules is the cost (25-50 s CPU for 1,000 4- or
+# 5-player endgames): the default run compares 250 per player count, the slow run the
+# 1,000 of the claim (pytest -m slow, after any change to the Tarot search or rules).
+@pytest.mark.parametrize("count", [250, pytest.param(1000, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_solver_equals_brute_force(n):
-    """>= 1000 endgames per player count: DD value == exhaustive minimax; the card
-    values agree with the position value (TAROT-SCORE-1, TAROT-EXC-6, TAROT-SCORE-3)."""
-    seen = check_endgames(n, 1000, seed=n)
-    assert seen["excuse"] > 100 and seen["petit"] > 50 and seen["chelem"] > 20
-    assert seen["mid_trick"] > 50
+def test_solver_equals_brute_force(n, count):
+    """`count` endgames per player count: DD value == exhaustive minimax; the card
+    values agree with the position value (TAROT-SCORE-1, TAROT-EXC-6, TAROT-SCORE-3);
+    the Excuse, the Petit, a side without a trick and a stop inside a trick all occur."""
+    seen = check_endgames(n, count, seed=n)
+    assert seen["excuse"] > count // 10 and seen["petit"] > count // 20
+    assert seen["chelem"] > count // 50 and seen["mid_trick"] > count // 20
 
 
 @pytest.mark.slow

@@ -96,15 +96,19 @@ def test_static_eval_exact_at_the_end_and_in_range(n):
         assert core.static_eval() == core.final_value() == final_T(st)
 
 
+# The brute force on the Python rules is the cost (5 players: ~2.5 s an endgame): the
+# default run checks 6 endgames per player count, the slow run 12 (pytest -m slow,
+# after any change to the Tarot search, its horizon or the static evaluation).
+@pytest.mark.parametrize("count", [6, pytest.param(12, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("n", [3, 4, 5])
-def test_truncated_search_equals_depth_limited_minimax(n):
+def test_truncated_search_equals_depth_limited_minimax(n, count):
     """Values of the truncated search (position and every card, horizons 1 and 2) equal
     the brute-force minimax on the Python rules with the static evaluation at the
     horizon (no table, no bounds, no card merging), with the table and the core's
     pruning bounds on: the leaves stay inside the bounds, so pruning stays valid."""
     rng = random.Random(4300 + n)
     checked = differ = 0
-    for i in range(12):
+    for i in range(count):
         st = random_endgame(rng, n, 4 + (i % 2 if n < 5 else 0))
         for h in (1, 2):
             if h >= tricks_left(st) - 1:
