@@ -136,7 +136,7 @@ def page_data(record: Record, deadline: float | None = POSITION_DEADLINE,
     data: dict[str, Any] = {
         "title": GAME_TITLES.get(variant, record.game), "game": record.game,
         "variant": variant, "players": len(record.deal.hands), "dealer": record.dealer,
-        "unit": unit, "deadline": deadline,
+        "unit": unit, "deadline": deadline, "node_budget": node_budget,
         "seats": [{"name": f"seat {i}", "side": side} for i, side in enumerate(seats)],
         "suits": [{"key": key, "name": name, "sign": sign, "colour": colour}
                   for key, name, sign, colour in SUIT_ROWS[game_rows]],
@@ -196,12 +196,14 @@ def render(data: dict[str, Any]) -> str:
     # inside a <script> element "</" would end it: JSON allows the escaped form
     payload = payload.replace("</", "<\\/").replace("<!--", "<\\!--")
     esc = html.escape
-    deadline = data.get("deadline")
+    deadline, nodes = data.get("deadline"), data.get("node_budget")
+    limit = " or ".join(x for x in (f"{deadline:g} s" if deadline else "",
+                                    f"{nodes:,} nodes" if nodes else "") if x)
     legend = ("values at each position: the card's double-dummy value against the best "
               "card for the seat to play (<b>=</b> the best, <b>-n</b> n worse), in "
               f"{esc(data.get('unit') or 'the game unit')}. Exact unless marked "
               "<span class=\"estmark\">~ estimate</span> (the exact search did not "
-              "finish" + (f" within {deadline:g} s" if deadline else "") +
+              "finish" + (f" within {limit}" if limit else "") + " a search" +
               ": the horizon search's value).")
     title = f"{data['title']}, {data['players']} players, dealer seat {data['dealer']}"
     return (PAGE.replace("%TITLE%", esc(title))
