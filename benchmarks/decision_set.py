@@ -47,8 +47,11 @@ def cmd_eval(args) -> None:
 
     def progress(done, scored):
         if done % 100 == 0:
-            print(f"  {done} decisions: " + ", ".join(
-                f"{s.spec} {statistics.mean(s.losses):.2f}" for s in scored), flush=True)
+            gains = [D.paired(s, scored[0]) for s in scored[1:]]
+            print(f"  {done} decisions: mean loss " + ", ".join(
+                f"{s.spec} {statistics.mean(s.losses):.2f}" for s in scored) + "; gain "
+                + ", ".join(f"{g[0]:+.2f} [{g[1]:+.2f}, {g[2]:+.2f}]" for g in gains),
+                flush=True)
 
     scored = D.evaluate_all(ds, args.agent, args.seed, progress)
     print("| agent | mean loss | 95% CI | mean s | p90 s | gain vs first (its loss less) | 95% CI |")
