@@ -177,8 +177,12 @@ def test_static_value_exact_when_finished_or_forced(variant):
         assert dd.static_value(game, pos) == t[1] - t[0]
 
 
+# The full enumeration is the cost (Ottocento 60 positions: 15 s CPU): the default run
+# takes the first 30 (measured: 29 and 27 inside, error 0.10 and 0.07 of the base's),
+# the slow run 60 (pytest -m slow, after any change to the Tarocchini static value).
+@pytest.mark.parametrize("count", [30, pytest.param(60, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("variant", ["ottocento", "terziglio"])
-def test_static_value_against_reachable_range_and_exact(variant):
+def test_static_value_against_reachable_range_and_exact(variant, count):
     # small positions (2-4 tricks left), full enumeration on the Python rules: the
     # estimate is clamped into the sure-point interval, which holds every reachable
     # final value; it is an estimate, so it may leave the reachable range (a card that
@@ -189,7 +193,6 @@ def test_static_value_against_reachable_range_and_exact(variant):
     rng = random.Random(11 if variant == "ottocento" else 12)
     inside = 0
     err_static = err_base = 0
-    count = 60
     for i in range(count):
         st = random_endgame(rng, variant, 2 + i % 3)
         lo, hi = final_range(st)
