@@ -1,12 +1,11 @@
 """The repository stands alone: the rules it cites are in docs/rules/, no file points
 outside the clone, every relative link of the docs resolves inside it, and every rule ID
-cited by code, tests or docs exists in docs/rules/ (the copy of the shared rules source;
-checked against that source where it is present beside the repository)."""
+cited by code, tests or docs exists in docs/rules/ (the repository's own copy of the
+rules; nothing here reads outside the clone)."""
 
 import re
 from pathlib import Path
 
-import pytest
 from rules_index import ID_RE, REPO, RULES
 
 SKIP_DIRS = {".git", ".venv", "venv", "build", "dist", "__pycache__", ".pytest_cache",
@@ -91,25 +90,6 @@ def test_every_cited_rule_id_exists_in_docs_rules():
             if rid.split("-")[0] in PREFIXES and rid not in defined:
                 missing.append(f"{rel}: {rid}")
     assert sorted(missing) == []
-
-
-SOURCE = REPO.parent / "shared" / "rules"
-
-
-@pytest.mark.skipif(not SOURCE.is_dir(), reason="the shared rules source is not beside this clone")
-@pytest.mark.parametrize("name", RULE_FILES)
-def test_copy_matches_the_shared_rules_source(name):
-    """docs/rules/ is the shared source with only the provenance note added on top of the
-    README: when the source changes, copy it again (cp ../shared/rules/*.md docs/rules/, then
-    put the note back)."""
-    copy = (RULES / name).read_text(encoding="utf-8")
-    if name == "README.md":
-        lines = copy.splitlines(keepends=True)
-        while lines and lines[0].startswith(">"):
-            lines.pop(0)
-        assert lines and lines[0] == "\n", "the note is one block quote, then a blank line"
-        copy = "".join(lines[1:])
-    assert copy == (SOURCE / name).read_text(encoding="utf-8")
 
 
 def test_pytest_without_the_compiled_core_stops_at_once_in_one_line(tmp_path):

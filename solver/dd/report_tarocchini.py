@@ -141,7 +141,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
 def format_analysis(a: dict[str, Any], players: int) -> str:
     """The text of :func:`analyse`'s result."""
-    from .report import GAME_TITLES, _columns, line_text
+    from .report import GAME_TITLES, analysis_cards_and_line
 
     why = {"deadline": f"the deadline ({a['deadline']:g} s)",
            "node_budget": "the node budget (--node-budget)"}.get(a.get("stopped") or "", "")
@@ -168,27 +168,5 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     elif a.get("stopped") is None:
         head += " exact"
     lines.append(head)
-    table = []
-    for r in a["cards"]:
-        if r["exact"]:
-            row = [r["move"], str(r["value"]), "exact"]
-        elif r["value"] is not None:
-            row = [r["move"], str(r["value"]), "estimate"]
-        else:
-            lo, hi = r.get("bounds") or [None, None]
-            v = "stopped" if lo is None and hi is None else \
-                f"{'' if lo is None else lo}..{'' if hi is None else hi}"
-            row = [r["move"], v, "stopped"]
-        # a stopped card's own counts mislead: the run's totals are on the last line
-        row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
-        table.append(row)
-    lines += _columns(["card", "margin", "", "nodes", "time (s)"], table, indent=2)
-    if a.get("line"):
-        lines.append("(d) optimal line (one trick per group):")
-        lines.append(line_text(a["line"], players, a.get("trick_len", 0)))
-    elif a.get("stopped") is not None:
-        lines.append("(d) optimal line: not found before the stop")
-    if a.get("stopped"):
-        lines.append(f"STOPPED by {why}: what is marked exact was proven, the rest is not")
-    lines.append(f"nodes {a['nodes']:,}, {a['seconds']:.1f} s in all")
+    lines += analysis_cards_and_line(a, players, "margin", why)
     return "\n".join(lines)

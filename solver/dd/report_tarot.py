@@ -137,29 +137,7 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     else:
         head += " exact"
     lines.append(head)
-    from .report import _columns, line_text
+    from .report import analysis_cards_and_line
 
-    table = []
-    for r in a["cards"]:
-        if r["exact"]:
-            row = [r["move"], str(r["value"]), "exact"]
-        elif r["value"] is not None:
-            row = [r["move"], str(r["value"]), "estimate"]
-        else:
-            lo, hi = r.get("bounds") or [None, None]
-            v = "stopped" if lo is None and hi is None else \
-                f"{'' if lo is None else lo}..{'' if hi is None else hi}"
-            row = [r["move"], v, "stopped"]
-        # a stopped card's own counts mislead: the run's totals are on the last line
-        row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
-        table.append(row)
-    lines += _columns(["card", "T", "", "nodes", "time (s)"], table, indent=2)
-    if a.get("line"):
-        lines.append("(d) optimal line (one trick per group):")
-        lines.append(line_text(a["line"], players, a.get("trick_len", 0)))
-    elif a.get("stopped") is not None:
-        lines.append("(d) optimal line: not found before the stop")
-    if a.get("stopped"):
-        lines.append(f"STOPPED by {why}: what is marked exact was proven, the rest is not")
-    lines.append(f"nodes {a['nodes']:,}, {a['seconds']:.1f} s in all")
+    lines += analysis_cards_and_line(a, players, "T", why)
     return "\n".join(lines)
