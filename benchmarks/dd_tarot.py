@@ -50,6 +50,7 @@ from solver.notation import Record  # noqa: E402
 
 DEALS = Path(__file__).resolve().parent / "deals"
 BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False,
+          "sure_match": False,
           "partition": False}
 GROWTH_K = {3: range(8, 25, 2), 4: range(8, 19), 5: range(8, 16)}
 
@@ -71,7 +72,8 @@ def later(state, i: int, k: int):
 
 # --baseline: "before" (issue 23's techniques all off, the T probe for made), or now
 # with one technique switched off (the same analyse, so the ratio is that technique's)
-BASELINES = {"before": None, "no-partition": {"partition": False}}
+BASELINES = {"before": None, "no-partition": {"partition": False},
+             "no-match": {"sure_match": False}}
 
 
 def ask(state, version: str, question: str, budget: int,

@@ -308,6 +308,9 @@ cdef struct Pos:
     int sure_ex        # value_bounds credits the Excuse to its owner's side (>= 2 left)
     int sure_trumps    # value_bounds credits the tricks of master trumps (n points each)
     int sure_lead      # ... and the leader's sure lead of a plain-suit master
+    int sure_match     # ... counting trumps no opposing trump can beat (sure_trump_tricks)
+    int sure_won       # ... safe from TAROT-EXC-6 once the side has won a trick
+    int sure_petit     # ... and the Petit to its side when the other side has no trump
 
 
 cdef enum:
@@ -610,6 +613,51 @@ cdef inline int max_masters(Pos* p, int side, uint64_t other_trumps) noexcept no
     return best
 
 
+cdef int seat_sure_trumps(Pos* p, int s, uint64_t other_trumps) noexcept nogil:
+    cdef int last
+    return seat_sure_trumps_at(p, s, other_trumps, &last)
+
+
+cdef int seat_sure_trumps_at(Pos* p, int s, uint64_t other_trumps, int* last) noexcept nogil:
+    # The tricks seat s surely wins with its trumps: each of its trumps is played to
+    # some trick and loses it only to a higher trump of the other side in that trick (a
+    # plain card never beats a trump, TAROT-PLAY-6; a partner's higher trump keeps the
+    # trick for the side), and each of the other side's trumps falls in one trick only.
+    # So the seat wins at least its trumps that no distinct higher opposing trump can
+    # be matched to: going down the live trumps, an opposing trump is a killer in
+    # reserve, a trump of the seat uses one up or is a sure trick (this greedy matching
+    # is a maximum one). Masters (max_masters) are the case of no killer above.
+    # ``last``: the lowest trump counted sure (-1: none); the count reads only the
+    # order of the live trumps down to it (bounds_rel)
+    cdef int c, avail = 0, sure = 0
+    cdef uint64_t own = p.hand[s][0] & TRUMPS
+    cdef uint64_t t = own | other_trumps
+    last[0] = -1
+    while t:
+        c = highest_bit(t)
+        t &= ~(<uint64_t>1 << c)
+        if (own >> c) & 1:
+            if avail:
+                avail -= 1
+            else:
+                sure += 1
+                last[0] = c
+        else:
+            avail += 1
+    return sure
+
+
+cdef int sure_trump_tricks(Pos* p, int side, uint64_t other_trumps) noexcept nogil:
+    # the most tricks one seat of the side surely wins with its trumps
+    cdef int s, c, best = 0
+    for s in range(p.n):
+        if p.side[s] == side:
+            c = seat_sure_trumps(p, s, other_trumps)
+            if c > best:
+                best = c
+    return best
+
+
 cdef int quick_tricks(Pos* p, int* count) noexcept nogil:
     """The leader's quick tricks in the plain suits (DDS's quick tricks): in each suit,
     the run of top live cards he holds. He cashes them from the top and keeps the lead
@@ -658,23 +706,31 @@ cdef int quick_tricks(Pos* p, int* count) noexcept nogil:
 
 
 cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t other0,
-                                  int lead_pts, int lead_q) noexcept nogil:
+                                  int lead_pts, int lead_q, int apart,
+                                  int exc6_safe) noexcept nogil:
     # doubled points surely won by `side` in its sure tricks (value_bounds): the master
     # trumps' tricks (n each), or, for the leader's side, the leader's quick tricks
-    # (his cards' points and 1 for each other card) then his own master trumps
+    # (his cards' points and 1 for each other card) then his own master trumps; with
+    # sure_match, the trumps no opposing trump can beat count as master trumps
+    # (seat_sure_trumps)
     cdef int k = 0, kl = 0, credit, lead
     cdef int L = p.tally.leader
     cdef uint64_t above = TRUMPS
-    if (own0 & TRUMPS) and not (other0 & EXBIT):
-        k = max_masters(p, side, other0 & TRUMPS)
+    if (own0 & TRUMPS) and exc6_safe:
+        k = (sure_trump_tricks(p, side, other0 & TRUMPS) if p.sure_match
+             else max_masters(p, side, other0 & TRUMPS))
         if other0 & TRUMPS:
             above = TRUMPS & ~((<uint64_t>2 << highest_bit(other0 & TRUMPS)) - 1)
-        kl = popcount64(p.hand[L][0] & above)
+        kl = (seat_sure_trumps(p, L, other0 & TRUMPS) if p.sure_match
+              else popcount64(p.hand[L][0] & above))
     credit = p.n * k
     if lead_q > 0 and p.side[L] == side:
         lead = lead_pts + (p.n - 1) * lead_q + p.n * kl
         if lead > credit:
             credit = lead
+    # T21 or the Petit credited apart (``apart`` of them) may be among these tricks'
+    # cards, each counted 1 here: not twice
+    credit -= apart if apart < credit else credit
     return credit
 
 
@@ -709,19 +765,37 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     cdef int lq, lpts, ca, cd
     cdef int hi_p = p.tally.att_pts + lp, hi_b = p.tally.att_bouts + lb
     cdef int lo_p = p.tally.att_pts, lo_b = p.tally.att_bouts
+    # TAROT-EXC-6 (the other side's Excuse taking the last trick) needs that side to
+    # have won every trick before: a side that has won one is safe from it
+    cdef int att_safe = not (d0 & EXBIT) or (p.sure_won and p.tally.att_tricks > 0)
+    cdef int def_safe = not (a0 & EXBIT) or (p.sure_won and p.tally.def_tricks > 0)
     trumps = l0 & TRUMPS
     if p.ntrick == 0 and trumps:
         top = <uint64_t>1 << highest_bit(trumps)
-        if (d0 & top) and not (a0 & EXBIT):
+        if (d0 & top) and def_safe:
             def_sure = 1
             if top == (<uint64_t>1 << MONDE):
                 hi_p -= 9
                 hi_b -= 1
-        elif (a0 & top) and not (d0 & EXBIT):
+        elif (a0 & top) and att_safe:
             att_sure = 1
             if top == (<uint64_t>1 << MONDE):
                 lo_p += 9
                 lo_b += 1
+    cdef int apart_a = 1 if att_sure and top == (<uint64_t>1 << MONDE) else 0
+    cdef int apart_d = 1 if def_sure and top == (<uint64_t>1 << MONDE) else 0
+    if p.sure_petit and p.ntrick == 0 and (l0 & 1):
+        # the Petit is safe when the other side holds no trump: it is a trump, so the
+        # trick it falls in is won by a trump of its side (TAROT-PLAY-6), TAROT-EXC-6
+        # aside (att_safe / def_safe)
+        if (a0 & 1) and not (d0 & TRUMPS) and att_safe:
+            lo_p += 9
+            lo_b += 1
+            apart_a += 1
+        elif (d0 & 1) and not (a0 & TRUMPS) and def_safe:
+            hi_p -= 9
+            hi_b -= 1
+            apart_d += 1
     if p.sure_trumps and p.ntrick == 0:
         # master trumps: a trump above every trump of the other side wins the trick it
         # falls in (TAROT-PLAY-6; the other side's Excuse could take a last trick by
@@ -743,12 +817,10 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
             if lq > 0 and (p.hand[p.tally.leader][0] & EXBIT) \
                     and lq + 2 > p.total_tricks - p.trick_no:
                 lq = 0
-        ca = side_trick_credit(p, 1, a0, d0, lpts, lq)
-        cd = side_trick_credit(p, 0, d0, a0, lpts, lq)
-        if ca:
-            lo_p += ca - (1 if att_sure and top == (<uint64_t>1 << MONDE) else 0)
-        if cd:
-            hi_p -= cd - (1 if def_sure and top == (<uint64_t>1 << MONDE) else 0)
+        ca = side_trick_credit(p, 1, a0, d0, lpts, lq, apart_a, att_safe)
+        cd = side_trick_credit(p, 0, d0, a0, lpts, lq, apart_d, def_safe)
+        lo_p += ca
+        hi_p -= cd
     if p.sure_ex and p.ntrick == 0 and p.total_tricks - p.trick_no >= 2 and (l0 & EXBIT):
         # the Excuse stays with its owner's side (TAROT-EXC-3): its owner can play it in
         # this trick, not the last; if the other side wins that trick it gets only the
@@ -1092,7 +1164,7 @@ cdef void bounds_rel(Pos* p, int x, uint64_t* rel) noexcept nogil:
     there). Everything else value_bounds reads is suits, counts and the point cards'
     owners."""
     cdef uint64_t t = p.live[0] & TRUMPS, sm, others
-    cdef int L = p.tally.leader, s, lo, hi, st = p.sure_trumps, sl = p.sure_lead
+    cdef int L = p.tally.leader, s, lo, hi, st = p.sure_trumps, sl = p.sure_lead, c, low
     if t:
         mark_low(rel, highest_bit(t))
     if st or sl:
@@ -1103,7 +1175,22 @@ cdef void bounds_rel(Pos* p, int x, uint64_t* rel) noexcept nogil:
         p.sure_lead = sl
         if lo >= x or hi < x:
             return
-    if p.sure_trumps:
+    if p.sure_trumps and p.sure_match:
+        # each seat's count of sure trump tricks reads the order of the live trumps
+        # down to its lowest sure one (seat_sure_trumps_at): the lowest of these over
+        # the seats is kept (a class keeps the order above it, so its counts are at
+        # least these; T1, by identity in the key, needs the whole order)
+        low = 99
+        for s in range(p.n):
+            seat_sure_trumps_at(p, s, p.side_live[1 - p.side[s]][0] & TRUMPS, &c)
+            if 0 <= c < low:
+                low = c
+        t = p.live[0] & LOW0
+        if low == PETIT and t:
+            mark_low(rel, lowest_bit(t))
+        elif low < 99 and ((LOW0 >> low) & 1):
+            mark_low(rel, low)
+    elif p.sure_trumps:
         t = p.side_live[1][0] & TRUMPS
         if t:
             mark_low(rel, highest_bit(t))
@@ -1237,6 +1324,9 @@ cdef class TarotCore:
     cdef int64_t part_hits        # cuts by class entries (not the exact position's)
     cdef int64_t part_stores      # partition entries stored
     cdef int64_t part_free        # ... and the low cards they left free, summed
+    # per trick number (diagnostics, ``stats()['by_trick']``): nodes, ends of the deal
+    # (all counted at the last row), cuts by the bounds, cuts by the table
+    cdef int64_t tstat[MAXTRICKS][4]
 
     def __cinit__(self):
         self.tt = NULL
@@ -1379,6 +1469,9 @@ cdef class TarotCore:
         self.p.sure_ex = 1
         self.p.sure_trumps = 1
         self.p.sure_lead = 1
+        self.p.sure_match = 1
+        self.p.sure_won = 1
+        self.p.sure_petit = 1
         self.p.objective = OBJ_T
         self.hz_trick = NO_HORIZON
         self.acquire_tt(tt_bits)
@@ -1393,11 +1486,17 @@ cdef class TarotCore:
 
     def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True,
                      bint merge2=True, bint sure_ex=True, bint sure_trumps=True,
-                     bint sure_lead=True, bint partition=True):
+                     bint sure_lead=True, bint partition=True, bint sure_match=True,
+                     bint sure_won=True, bint sure_petit=True):
         """Switch search techniques on/off (for measurements and cross-checks);
         ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False,
-        partition=False`` is the search as it was before issue 23's techniques (the
-        benchmark's baseline); ``partition=False`` alone is the exact-key table. The table is emptied: its bounds
+        partition=False, sure_match=False, sure_won=False, sure_petit=False`` is the
+        search as it was before issue 23's techniques (the benchmark's baseline);
+        ``partition=False`` alone is the exact-key table. The sure facts of
+        value_bounds: ``sure_match`` counts the trumps no opposing trump can beat as
+        sure tricks (not only the masters), ``sure_won`` drops the Excuse condition
+        (TAROT-EXC-6) for a side that has won a trick, ``sure_petit`` credits the Petit
+        to its side when the other side holds no trump. The table is emptied: its bounds
         were proven by the previous search, which is fine, but a clean table keeps the
         measurements apart."""
         self.use_tt = tt
@@ -1409,6 +1508,9 @@ cdef class TarotCore:
         self.p.sure_ex = sure_ex
         self.p.sure_trumps = sure_trumps
         self.p.sure_lead = sure_lead
+        self.p.sure_match = sure_match
+        self.p.sure_won = sure_won
+        self.p.sure_petit = sure_petit
         self.clear_tt()
 
     def set_objective(self, str objective):
@@ -1586,10 +1688,16 @@ cdef class TarotCore:
 
     # ------------------------------------------------------------- search
     def stats(self):
+        """Counters since the core was made: nodes, table probes and hits, cut
+        statistics, partition-search counts, and ``by_trick``: per trick number, the
+        nodes searched, the ends of the deal reached (all in the last row), the cuts by
+        the value bounds and by the table at trick boundaries."""
         return dict(nodes=self.nodes, tt_probes=self.tt_probes, tt_hits=self.tt_hits,
                     aborted=bool(self.aborted), cut_first=self.cut_first,
                     cut_later=self.cut_later, no_cut=self.no_cut,
                     horizon_leaves=self.hz_leaves, part_stores=self.part_stores,
+                    by_trick=[[self.tstat[t][c] for c in range(4)]
+                              for t in range(MAXTRICKS)],
                     part_hits=self.part_hits,
                     part_free=self.part_free)
 
@@ -2127,7 +2235,9 @@ cdef class TarotCore:
         rel[1] = 0
         self.nodes += 1
         if is_over(p):
+            self.tstat[MAXTRICKS - 1][1] += 1
             return final_value(p)
+        self.tstat[p.trick_no][0] += 1
         if p.trick_no >= self.hz_trick and p.ntrick == 0:
             # horizon leaf: its value is the static evaluation (inside value_bounds,
             # which therefore stay valid bounds of the truncated game)
@@ -2142,10 +2252,12 @@ cdef class TarotCore:
             if self.use_bounds:
                 value_bounds(p, &lo, &hi)
                 if lo >= x:
+                    self.tstat[p.trick_no][2] += 1
                     if self.use_part:
                         bounds_rel(p, x, rel)
                     return lo
                 if hi < x:
+                    self.tstat[p.trick_no][2] += 1
                     if self.use_part:
                         bounds_rel(p, x, rel)
                     return hi
@@ -2188,6 +2300,7 @@ cdef class TarotCore:
                             rel[0] = atout_pdep(M >> 40, L0)
                             v = (pe[i].lb if pe[i].lb + off >= x and pe[i].lb_p <= p0
                                  else pe[i].ub) + off
+                            self.tstat[p.trick_no][3] += 1
                             if j:
                                 self.part_hits += 1
                                 if self.verify_left >= p.total_tricks - p.trick_no:

@@ -19,7 +19,9 @@ from solver.games import tarot as rules
 
 R2 = {0: 112, 1: 102, 2: 82, 3: 72}   # TAROT-COUNT-2, doubled
 BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False,
-          "partition": False}
+          "partition": False, "sure_match": False, "sure_won": False, "sure_petit": False}
+# the sure-point facts added to value_bounds after BEFORE's, each alone switched off
+SURE_FACTS = ("sure_match", "sure_won", "sure_petit")
 
 
 def final_margin(st: rules.TarotState) -> int:
@@ -85,7 +87,8 @@ def test_new_techniques_keep_values(n):
     (``BEFORE``), on endgames of 4 to 6 tricks (5p: 4, 5), for T and for the margin."""
     configs = [BEFORE, {"merge2": True, "sure_ex": False, "sure_trumps": False},
                {"merge2": False, "sure_ex": True, "sure_trumps": False},
-               {"merge2": False, "sure_ex": False, "sure_trumps": True}, {}]
+               {"merge2": False, "sure_ex": False, "sure_trumps": True}] + \
+        [{f: False} for f in SURE_FACTS] + [{}]
     fewer = 0
     for i, st in enumerate(endgames(n, 40, seed=2320 + n, left=(4, 5, 6) if n < 5 else (4, 5))):
         objective = "T" if i % 2 else "margin"
@@ -101,6 +104,40 @@ def test_new_techniques_keep_values(n):
         assert len(set(values)) == 1, (i, values)
         fewer += nodes[-1] < nodes[0]
     assert fewer > 10   # the techniques do cut (a check that they are switched on)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_sure_facts_bound_the_value(n):
+    """value_bounds' sure facts are facts: along random plays of endgames, the exact
+    value (searched without any bounds) lies inside the bounds with every fact on, and
+    those are at least as tight as with each fact off, strictly on some positions (so
+    the test sees them work): trumps no opposing trump can beat win their tricks
+    (TAROT-PLAY-6), a side that has won a trick is safe from the Excuse's last-trick
+    win (TAROT-EXC-6), and the Petit is safe when the other side has no trump."""
+    rng = random.Random(2340 + n)
+    tighter = dict.fromkeys(SURE_FACTS, 0)
+    left = {3: (5, 6), 4: (4, 5), 5: (4, 5)}[n]   # enough trumps left to read
+    for i, st in enumerate(endgames(n, 40, seed=2350 + n, left=left)):
+        objective = "T" if i % 2 else "margin"
+        while st.phase == "play":
+            if not st.trick:
+                exact = face.from_state(st, tt_bits=12)
+                exact.set_features(bounds=False)
+                exact.set_objective(objective)
+                v, ok = exact.value()
+                assert ok
+                core = face.from_state(st, tt_bits=4)
+                core.set_objective(objective)
+                lo, hi = core.bounds()
+                assert lo <= v <= hi, (n, i, lo, v, hi)
+                for f in SURE_FACTS:
+                    core.set_features(**{f: False})
+                    lo0, hi0 = core.bounds()
+                    core.set_features()
+                    assert lo0 <= lo and hi <= hi0, (f, lo0, lo, hi, hi0)
+                    tighter[f] += (lo0, hi0) != (lo, hi)
+            st.play(rng.choice(st.legal_moves()))
+    assert all(tighter.values()), tighter
 
 
 def _rename(st: rules.TarotState, rng: random.Random) -> rules.TarotState:
