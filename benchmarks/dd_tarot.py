@@ -20,7 +20,8 @@ Growth table: (a) on positions k tricks before the end (k = 8 .. 18; 3p to 24, 5
 sure_trumps=False, sure_lead=False, partition=False)`` with the T objective: no
 points-aware merging of runs, no sure points, no partition search.
 ``--baseline no-partition``: the same analyse with only partition search off (the
-ratio is that technique's). Node counts are deterministic; seconds are on a shared,
+ratio is that technique's); ``--baseline no-sure-facts``: without the sure facts added
+after it (``sure_match``, ``sure_won``, ``sure_petit``: see ``TarotCore.set_features``). Node counts are deterministic; seconds are on a shared,
 noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
@@ -73,7 +74,7 @@ def later(state, i: int, k: int):
 # --baseline: "before" (issue 23's techniques all off, the T probe for made), or now
 # with one technique switched off (the same analyse, so the ratio is that technique's)
 BASELINES = {"before": None, "no-partition": {"partition": False},
-             "no-match": {"sure_match": False}}
+             "no-sure-facts": {"sure_match": False, "sure_won": False, "sure_petit": False}}
 
 
 def ask(state, version: str, question: str, budget: int,
