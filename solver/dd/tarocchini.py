@@ -345,7 +345,8 @@ def _deck_cards(mask: int) -> list[int]:
 def analyse_position(game: Game, position: Position, node_budget: int | None = None,
                      deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS, *,
                      cards: bool = True, line: bool = True, progress: Any = None,
-                     search: str = "now", threads: int = 1) -> TarocchiniAnalysis:
+                     search: str = "now", threads: int = 1,
+                     features: dict[str, Any] | None = None) -> TarocchiniAnalysis:
     """The exact analysis of a validated position, one table and one node budget /
     deadline for the whole (each question is cheaper once the earlier is known):
 
@@ -365,7 +366,9 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
     value, (c) by the former solve_cards): same answers, for the benchmark's ratios.
     ``threads``: (c)'s cards are searched in that many threads, each with its own
     solver and table (the same values; the node budget is checked as each card
-    starts, so the threads may together pass it by what their last searches spend)."""
+    starts, so the threads may together pass it by what their last searches spend).
+    ``features``: core switches set after those of ``search`` (``DDSolver.set_features``;
+    benchmarks: e.g. ``{"sure_matto": False, "merge_dead": False}``), same values."""
     from .. import parallel
 
     parallel.check_threads(threads)
@@ -374,7 +377,8 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
         raise OptionError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
     start = time.monotonic()
     s = _load(game, position, tt_bits)
-    s.set_features(**(BEFORE_FEATURES if search == "before" else NOW_FEATURES))
+    feats = {**(BEFORE_FEATURES if search == "before" else NOW_FEATURES), **(features or {})}
+    s.set_features(**feats)
     s.reset_stats()
     thr = ahead_threshold(game)
     steps: list[tuple[str, float, int]] = []
@@ -487,7 +491,6 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
                                        stopped=None if done else why(), card=card)
         else:
             window = (root_lo, value) if maxi else (value, root_hi)
-            feats = BEFORE_FEATURES if search == "before" else NOW_FEATURES
             loaded: dict[int, Any] = {id(s): s}
             lock = threading.Lock()
 
