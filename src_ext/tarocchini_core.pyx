@@ -62,7 +62,16 @@ table probes, hits and bound cuts by tricks left, and a trace of the keys):
   captured trump.  Kept (on): Terziglio 10 left -8 % nodes in sum (one deal x2.2),
   Ottocento 8-9 left -1..2 %, full deals 0 % (the Grande is alive there).  An upper
   bound, melds ignored, of what merging every 1-point card could leave out: 18 % of
-  the moves (Terziglio), 5 % (Ottocento).
+  the moves (Terziglio), 5 % (Ottocento);
+* medians over the benchmark's rows (dd_tarocchini.py --baseline no-matto-merge):
+  x1.0 for both;
+* the bounds: the sure-point interval is 15-20x the card points still in play (4-12
+  tricks left), nearly all of it combinations (each side completes what it could with
+  every remaining card, and every partition of them is a possible end), which is why
+  they cut only at 2-5 tricks left;
+* rejected: card-point caps from counting sure tricks (each opponent seat loses its
+  cheapest cards to a seat's sure tricks; the other side wins at most k - S tricks):
+  sound, tighter on 132 of 150 endgames, 0.2-0.8 % fewer nodes, +4-8 % CPU.
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t

@@ -285,10 +285,13 @@ def principal_variation(state: Any, node_budget: int | None = None,
 # ---------------------------------------------------------------------------
 
 # the core's switches that give the search as it was before issue 24 (no sure-trump
-# bounds, no discard counted for its owner; the "ahead" question answered by the exact value, there being no probe):
+# bounds, no discard counted for its owner, no Matto as a sure card, no merging of
+# trumps the Grande cannot reach; the "ahead" question answered by the exact value,
+# there being no probe):
 # ``search="before"`` of ``analyse``, for benchmarks/dd_tarocchini.py
-BEFORE_FEATURES = {"sure": False, "sure_discard": False}
-NOW_FEATURES = {"sure": True, "sure_discard": True}
+BEFORE_FEATURES = {"sure": False, "sure_discard": False, "sure_matto": False,
+                   "merge_dead": False}
+NOW_FEATURES = {"sure": True, "sure_discard": True, "sure_matto": True, "merge_dead": True}
 SEARCHES = ("now", "before")
 
 
