@@ -238,3 +238,22 @@ def test_analyse_threads_give_the_same_cards():
         assert two.complete and two.value == one.value
         assert {c: r.value for c, r in two.cards.items()} == \
             {c: r.value for c, r in one.cards.items()}
+
+
+def test_diagnostics_count_every_node_and_probe():
+    # set_diag (benchmarks/dd_tarocchini_where.py): nodes by tricks left sum to the
+    # search's nodes, probes and hits to the table's counters; the trace has one pair
+    # of key hashes per probe; the values are those of the search without it
+    for st in _endgames(39, 6, sizes=(4, 5)):
+        want = _solver_for(st).solve(0, 0, 0.0)[0]
+        s = _solver_for(st)
+        s.reset_stats()
+        s.set_diag(True, 1_000_000)
+        v, lo, hi, nodes, ok = s.solve(0, 0, 0.0)
+        d, stats = s.diag(), s.stats()
+        s.set_diag(False)
+        assert ok and v == want
+        assert sum(d["nodes"]) == nodes
+        assert sum(d["probes"]) == stats["tt_probes"] == len(d["trace"])
+        assert sum(d["hits"]) == stats["tt_hits"]
+        assert d["moves"] >= d["moves_ub"] > 0
