@@ -214,7 +214,7 @@ def run(quick: bool = False) -> list[dict]:
 # ---------------------------------------------------------------------------
 # ``python benchmarks/dd_tarocchini.py [--deals 50] [--budget 2e6] [--growth 8 9 10]
 # [--growth-deals 10] [--growth-budget 2e7] [--variants ottocento terziglio]
-# [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
+# [--baseline before|no-matto-merge] [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
 # deals, the declarer's discard by the heuristic player, ``load_deals("gioco")``), on
 # the first ``--deals`` deals of the files above,
 # the questions of ``solver.dd.tarocchini.analyse`` at the first lead -- (a) who comes
@@ -231,8 +231,16 @@ def run(quick: bool = False) -> list[dict]:
 QUESTIONS = ("ahead", "value", "cards")
 
 
+# --baseline: "before" (issue 24's first techniques off, (a) by the exact value), or
+# "no-matto-merge": the search of now with only sure_matto and merge_dead off (the
+# second session's techniques, core docstring), so the ratio is theirs alone
+BASELINES = {"before": ("before", None),
+             "no-matto-merge": ("now", {"sure_matto": False, "merge_dead": False})}
+
+
 def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
-        questions: tuple[str, ...] = QUESTIONS) -> dict[str, tuple[float, int, bool]]:
+        questions: tuple[str, ...] = QUESTIONS,
+        features: dict | None = None) -> dict[str, tuple[float, int, bool]]:
     """question -> (CPU seconds, nodes, finished) at ``pos``, from one run of
     ``analyse`` up to the last question asked: a question's figures are those of the
     analysis up to it (a later question includes the earlier ones), which is what a
@@ -241,7 +249,7 @@ def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
     from solver.dd import tarocchini as dd
 
     a = dd.analyse_position(game, pos, node_budget=budget, cards="cards" in questions,
-                            line=False, search=search)
+                            line=False, search=search, features=features)
     out = {}
     for q in questions:
         upto = QUESTIONS[:QUESTIONS.index(q) + 1]
@@ -276,7 +284,7 @@ def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> lis
 
 def measure(variants: list[str], deals: int, budget: int, growth: list[int],
             growth_deals: int, growth_budget: int,
-            questions: list[str]) -> dict[str, list[dict]]:
+            questions: list[str], baseline: str = "before") -> dict[str, list[dict]]:
     qs = tuple(q for q in QUESTIONS if q in questions)
     last = qs[-1:]
     first: list[dict] = []
@@ -291,7 +299,8 @@ def measure(variants: list[str], deals: int, budget: int, growth: list[int],
             res: dict[str, dict[str, list]] = {q: {"before": [], "now": []} for q in qs}
             for game, pos in positions:
                 for version in ("before", "now"):
-                    got = ask(game, pos, version, b, qs)
+                    search, feats = BASELINES[baseline] if version == "before" else ("now", None)
+                    got = ask(game, pos, search, b, qs, feats)
                     for q in qs:
                         res[q][version].append(got[q])
             # the growth table gives the cheap question only when the cards are asked
@@ -318,11 +327,13 @@ def main() -> None:
     ap.add_argument("--growth-deals", type=int, default=10)
     ap.add_argument("--growth-budget", type=float, default=2e7)
     ap.add_argument("--questions", nargs="*", default=list(QUESTIONS), choices=QUESTIONS)
+    ap.add_argument("--baseline", choices=sorted(BASELINES), default="before",
+                    help="what the 'before' rows are (default: before issue 24)")
     ap.add_argument("--no-append", action="store_true")
     a = ap.parse_args()
     sections = measure(a.variants, a.deals, int(a.budget), a.growth, a.growth_deals,
-                       int(a.growth_budget), a.questions)
-    report("Tarocchini exact analysis (dd_tarocchini.py, issue 24), before vs now",
+                       int(a.growth_budget), a.questions, a.baseline)
+    report(f"Tarocchini exact analysis (dd_tarocchini.py, issue 24), {a.baseline} vs now",
            sections, append=not a.no_append)
 
 

@@ -39,6 +39,39 @@ in benchmarks/RESULTS.md):
   ``stats()`` counts the cut-offs by the first move searched and by a later one: on
   those probes 94-98 % are by the first, the table hit rate 44-51 %: the order is not
   where the nodes go.
+
+Issue 24, second session (benchmarks/dd_tarocchini_where.py, ``set_diag``: nodes,
+table probes, hits and bound cuts by tricks left, and a trace of the keys):
+
+* partition search (the Tarot core's classes of positions differing only in low cards)
+  measured *before* building it: of the table probes meeting a new exact key, the
+  share whose key with every hand's pips reduced to counts per suit was met before --
+  the most a partition table on the pips could reuse -- is 1.3 % on Terziglio full
+  deals, 0 % gioco, 7.6 % Ottocento full deals, 10.5 % Ottocento at 10 tricks left
+  (5M-node probes): the pips are 20 of 62 cards and the canonical key already holds
+  them by relative rank, so it was not built;
+* where the nodes are: 85-95 % at 2-7 tricks left; at the first lead of an Ottocento
+  deal the probe is still in the first line when 5M nodes are spent; a table of 2**20
+  or 2**22 entries changes nothing (the positions are distinct, not crowded out);
+* ``sure_matto``: the Matto in a hand is a sure card of its side once that side has
+  won a trick or holds a sure trump (matto_sure, TAROC-MATTO-2/3/5); the scartino a
+  debtor pays is never the Matto (side_max).  Kept (on): -1.4 % nodes on 12
+  Terziglio full-deal probes (one deal x2.4), 0-1 % on endgames;
+* ``merge_dead``: 1-point trumps (T5..SOL) below the point no side's Grande can reach
+  (grande_free_from, TAROC-MELD-7) merged like the pips, once no scartino can move a
+  captured trump.  Kept (on): Terziglio 10 left -8 % nodes in sum (one deal x2.2),
+  Ottocento 8-9 left -1..2 %, full deals 0 % (the Grande is alive there).  An upper
+  bound, melds ignored, of what merging every 1-point card could leave out: 18 % of
+  the moves (Terziglio), 5 % (Ottocento);
+* medians over the benchmark's rows (dd_tarocchini.py --baseline no-matto-merge):
+  x1.0 for both;
+* the bounds: the sure-point interval is 15-20x the card points still in play (4-12
+  tricks left), nearly all of it combinations (each side completes what it could with
+  every remaining card, and every partition of them is a possible end), which is why
+  they cut only at 2-5 tricks left;
+* rejected: card-point caps from counting sure tricks (each opponent seat loses its
+  cheapest cards to a seat's sure tricks; the other side wins at most k - S tricks):
+  sound, tighter on 132 of 150 endgames, 0.2-0.8 % fewer nodes, +4-8 % CPU.
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t
@@ -775,6 +808,9 @@ ctypedef struct Search:
     int bounds
     int sure                # bounds count the sure trumps (issue 24; off: as before)
     int sure_discard        # ... and the discard of a side that has won a trick
+    int sure_matto          # ... and the Matto of a side that surely wins a trick
+    int merge_dead          # merge 1-point trumps the Grande can no longer reach
+    int64_t dead_merged     # moves left out by merge_dead
     int dead                # dead-family compression of the key
     int tt_min              # cards per hand from which trick boundaries use the TT
     int order               # move-ordering scheme (0 basic, 1 sure winners / last seat)
@@ -789,6 +825,17 @@ ctypedef struct Search:
     int stop_left           # horizon: cards per hand at the trick boundary scored by
                             # static_eval instead of searched (<= 1: exact search)
     int64_t leaves          # horizon leaves scored
+    int diag                # diagnostics on: per-depth counters and the key trace
+    int64_t d_nodes[22]     # nodes by tricks left (the trick in progress included)
+    int64_t d_probes[22]    # table probes / hits / bound cuts by tricks left
+    int64_t d_hits[22]
+    int64_t d_bcuts[22]
+    int64_t d_moves         # moves generated / if every 1-point card merged like pips
+    int64_t d_moves_ub
+    int64_t d_gen
+    uint64_t* tr_buf        # key trace: (exact hash, pip-free hash) per table probe
+    int64_t tr_n
+    int64_t tr_cap
 
 
 cdef inline double now_s() noexcept nogil:
@@ -997,6 +1044,73 @@ cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmov
     return 1000 - PTS[c] * 8 - pw
 
 
+cdef inline void diag_merge(Search* s, int c, uint64_t present, int seat) noexcept nogil:
+    # diagnostics: would c be merged if every 1-point card (pips, Aces, Moors, T5..SOL)
+    # were merged like the pips (its next higher remaining card is the seat's, 1 point)?
+    cdef uint64_t one = PIPS | ACES | MOORS | (TRUMPS & ~((<uint64_t>1 << BAG) | (<uint64_t>1 << MON) | (<uint64_t>1 << ANG)))
+    cdef uint64_t above
+    cdef int t
+    s.d_moves += 1
+    if (one >> c) & 1:
+        above = present & SUITMASK[SUIT[c]] & ~((<uint64_t>2 << c) - 1)
+        if (MOORS >> c) & 1:
+            above &= ~MOORS
+        if above:
+            t = lowest_bit(above)
+            if ((one >> t) & 1) and ((s.p.hand[seat] >> t) & 1):
+                return
+    s.d_moves_ub += 1
+
+
+cdef uint64_t TRUMP1 = ((<uint64_t>1 << 59) - 1) & ~((<uint64_t>1 << 45) - 1)  # T5..SOL
+
+
+cdef int grande_free_from(const Search* s, const Pos* p) noexcept nogil:
+    """Index on the Grande's walk (GPATH: MON SOL LUN T16 .. T5, TAROC-MELD-7) from
+    which no side's Grande can still reach a card, whatever the rest of the deal
+    (16: none such).  Once the Matto is closed, or its side pays its scartino with a
+    pip (pays_pip: pips come first, TAROC-MATTO-2/5), no captured trump can move
+    any more: a side can score a Grande only if it
+    can still end with the Angelo (not in the other side's pile, nor held by or just
+    played by an opponent: it always wins its trick, TAROC-RANK-1); its walk passes a
+    missing card only by the head group's free skip or a contatore, at most once each
+    (two contatori consecutive end it), so it never passes the (k+2)-th card of the
+    walk already in the other side's pile, k the contatori the side may still get."""
+    cdef int z, i, dead, k, cut = 0, zc, seat, lo
+    cdef uint64_t angb = <uint64_t>1 << ANG, opp
+    if matto_open(p):
+        lo = matto_loser(s, p)
+        if lo < 0 or not pays_pip(p, lo):
+            return 16
+    for z in range(2):
+        opp = p.pile[1 - z]
+        if opp & angb:
+            continue
+        zc = -1
+        for seat in range(s.g.n):
+            if (p.hand[seat] & angb) and s.g.side[seat] != z:
+                zc = 0
+        for i in range(p.trick_n):
+            if p.tcard[i] == ANG and s.g.side[(p.leader + i) % s.g.n] != z:
+                zc = 0
+        if zc == 0:
+            continue
+        k = popcount64(CONT & ~opp)
+        dead = 0
+        zc = 16
+        for i in range(15):
+            if (opp >> GPATH[i]) & 1:
+                dead += 1
+                if dead == k + 2:
+                    zc = i + 1
+                    break
+        if zc > cut:
+            cut = zc
+        if cut == 16:
+            break
+    return cut
+
+
 cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
     """Legal cards of the seat to act, equivalent cards merged, in search order.
     Merged: pips (6..10, in no combination, 1 point each) of one holder with no other
@@ -1006,8 +1120,14 @@ cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
     cdef int seat = (p.leader + p.trick_n) % s.g.n
     cdef uint64_t legal = legal_mask(&s.g, p), present, m, above
     cdef int n = 0, c, i, j, sc[24], cbi, t, led
-    cdef int moor_done = 0
+    cdef int moor_done = 0, gcut = 16
+    cdef uint64_t free1 = 0
     present = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]
+    if s.merge and s.merge_dead and s.stop_left == 0 and popcount64(legal & TRUMP1) >= 2:
+        # 1-point trumps below the Grande's reach: equal cards, merged like the pips
+        gcut = grande_free_from(s, p)
+        if gcut < 16:
+            free1 = TRUMP1 & ((<uint64_t>2 << (59 - gcut)) - 1)
     for i in range(p.trick_n):
         present |= <uint64_t>1 << p.tcard[i]
     cbi = trick_best(p, p.trick_n)
@@ -1031,9 +1151,18 @@ cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
                     t = lowest_bit(above)
                     if ((PIPS >> t) & 1) and ((p.hand[seat] >> t) & 1):
                         continue    # the next higher remaining card is mine: same value
+            elif (free1 >> c) & 1:
+                above = present & TRUMPS & ~((<uint64_t>2 << c) - 1)
+                if above:
+                    t = lowest_bit(above)
+                    if ((free1 >> t) & 1) and ((p.hand[seat] >> t) & 1):
+                        s.dead_merged += 1
+                        continue    # the same, for trumps no Grande can reach
         out[n] = c
         sc[n] = move_score(s, c, seat, cbi, ttmove, led)
         n += 1
+        if s.diag:
+            diag_merge(s, c, present, seat)
     # insertion sort, best score first
     for i in range(1, n):
         c = out[i]
@@ -1108,7 +1237,8 @@ cdef inline int side_max(Search* s, const Pos* p, int sd, uint64_t rest,
         if pays_pip(p, 1 - sd):
             return (s.g.decl_half[sd] + 2 * melds_cached(s, m) + pile_half(m) + 1
                     + LAST_HALF)
-        return (s.g.decl_half[sd] + 2 * melds_cached(s, m | p.pile[1 - sd] | osure)
+        # (the scartino is never the Matto itself, TAROC-MATTO-2/5)
+        return (s.g.decl_half[sd] + 2 * melds_cached(s, m | ((p.pile[1 - sd] | osure) & ~MATB))
                 + pile_half(m) + 9 + LAST_HALF)
     return s.g.decl_half[sd] + 2 * melds_cached(s, m) + pile_half(m) + LAST_HALF
 
@@ -1161,6 +1291,23 @@ cdef inline void sure_trumps(const Search* s, const Pos* p, uint64_t* su) noexce
         t &= ~m
 
 
+cdef inline void matto_sure(const Search* s, const Pos* p, uint64_t* su) noexcept nogil:
+    """The Matto in a hand ends in its own side's pile once that side has won a trick
+    or surely wins one (it holds a sure trump, ``su``): it is never won by the
+    opponents (TAROC-MATTO-1/2: it never wins a trick and goes back to its side, which
+    pays a scartino instead; TAROC-MATTO-4: the last trick too) and never given as a
+    scartino (TAROC-MATTO-2/5); only a side that wins no trick loses it
+    (TAROC-MATTO-3).  It joins that side's sure cards ``su`` (the debt stays counted
+    by side_min / side_max through matto_loser)."""
+    cdef int i, y
+    for i in range(s.g.n):
+        if p.hand[i] & MATB:
+            y = s.g.side[i]
+            if p.won[y] > 0 or (su[y] & TRUMPS):
+                su[y] |= MATB
+            return
+
+
 cdef inline void pos_bounds(Search* s, const Pos* p, int* lo, int* hi) noexcept nogil:
     """The sure-point interval of a trick-boundary position's value: side 1's least
     total less side 0's greatest, and the reverse."""
@@ -1168,6 +1315,8 @@ cdef inline void pos_bounds(Search* s, const Pos* p, int* lo, int* hi) noexcept 
     cdef uint64_t su[2]
     cdef uint64_t rest = p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3] | s.g.discard | s.g.stock
     sure_trumps(s, p, su)
+    if s.sure_matto:
+        matto_sure(s, p, su)
     if s.sure_discard and s.g.discard and p.won[s.g.discard_side] > 0:
         # the discard joins its side's pile at the end once that side has won a trick
         # (OTTO-DEAL-3, TERZ-BID-2); debts are paid from the pile before it joins
@@ -1373,6 +1522,27 @@ cdef int static_eval(Search* s) noexcept nogil:
     return v
 
 
+cdef void diag_probe(Search* s, uint64_t th, uint64_t* hk, int info, uint64_t rel1,
+                     int hit) noexcept nogil:
+    # diagnostics: per-depth probes and hits; the trace of (exact key hash, the hash of
+    # the key with every hand's pips reduced to counts per suit)
+    cdef int L = popcount64(s.p.hand[s.p.leader]), i, st
+    cdef uint64_t a = th, c
+    s.d_probes[L] += 1
+    if hit:
+        s.d_hits[L] += 1
+    if s.tr_buf != NULL and s.tr_n + 2 <= s.tr_cap:
+        c = 0
+        for i in range(4):
+            for st in range(4):
+                c = (c << 4) | <uint64_t>popcount64(s.p.hand[i] & PIPS & SUITMASK[st])
+        a = mix64(hk[0] ^ mix64(hk[1] ^ mix64(hk[2] ^ mix64(hk[3] ^ mix64(
+            (hk[4] >> 52) ^ mix64(c ^ mix64(hk[5] ^ mix64(rel1 ^ (<uint64_t>info << 56)))))))))
+        s.tr_buf[s.tr_n] = th ^ (<uint64_t>L << 59)
+        s.tr_buf[s.tr_n + 1] = a
+        s.tr_n += 2
+
+
 cdef int search(Search* s, int beta) noexcept nogil:
     """Null-window fail-soft alpha-beta: a value >= beta is a lower bound, < beta an
     upper bound of the final value (side 1 − side 0, half points)."""
@@ -1390,6 +1560,8 @@ cdef int search(Search* s, int beta) noexcept nogil:
     if s.deadline > 0 and (s.nodes & 1023) == 0 and now_s() > s.deadline:
         s.aborted = 1
         return 0
+    if s.diag:
+        s.d_nodes[popcount64(p.hand[p.leader]) + (1 if p.trick_n else 0)] += 1
     if p.trick_n == 0:
         if (p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) == 0:
             return search_final_value(s, p)
@@ -1411,6 +1583,8 @@ cdef int search(Search* s, int beta) noexcept nogil:
             s.tt_probes += 1
             th = tt_hash(hk, info, rel1)
             e = tt_slot(s, th, hk, info, rel1, 1)
+            if s.diag:
+                diag_probe(s, th, hk, info, rel1, e != NULL)
         else:
             e = NULL
         if e != NULL:
@@ -1422,12 +1596,11 @@ cdef int search(Search* s, int beta) noexcept nogil:
             ttmove = e.move
         if s.bounds:    # sure-point bounds
             pos_bounds(s, p, &blo, &bhi)
-            if bhi < beta:
+            if bhi < beta or blo >= beta:
                 s.bound_cuts += 1
-                return bhi
-            if blo >= beta:
-                s.bound_cuts += 1
-                return blo
+                if s.diag:
+                    s.d_bcuts[popcount64(p.hand[p.leader])] += 1
+                return bhi if bhi < beta else blo
     seat = (p.leader + p.trick_n) % s.g.n
     maxi = s.g.side[seat] == 1
     n = gen_moves(s, moves, ttmove)
@@ -1549,6 +1722,8 @@ cdef class DDSolver:
         self.s.bounds = 1
         self.s.sure = 1
         self.s.sure_discard = 1
+        self.s.sure_matto = 1
+        self.s.merge_dead = 1
         self.nplay = 0
         self.s.mtd_steps = 4
         self.s.order = 1
@@ -1558,11 +1733,46 @@ cdef class DDSolver:
         self.s.vhi = VBOUND
         self.s.stop_left = 0
         self.s.leaves = 0
+        self.s.diag = 0
+        self.s.tr_buf = NULL
+        self.s.tr_n = 0
+        self.s.tr_cap = 0
 
     def __dealloc__(self):
         if self.s.tt != NULL:
             free(self.s.tt)
             self.s.tt = NULL
+        if self.s.tr_buf != NULL:
+            free(self.s.tr_buf)
+            self.s.tr_buf = NULL
+
+    def set_diag(self, bint on, long long trace=0):
+        """Diagnostics (measurements): per-depth counters (``diag()``) and, with
+        ``trace`` > 0, a trace of up to ``trace`` table probes' key hashes."""
+        cdef int i
+        self.s.diag = 1 if on else 0
+        for i in range(22):
+            self.s.d_nodes[i] = self.s.d_probes[i] = self.s.d_hits[i] = self.s.d_bcuts[i] = 0
+        self.s.d_moves = self.s.d_moves_ub = 0
+        if self.s.tr_buf != NULL:
+            free(self.s.tr_buf)
+            self.s.tr_buf = NULL
+        self.s.tr_n = 0
+        self.s.tr_cap = 2 * trace
+        if trace > 0:
+            self.s.tr_buf = <uint64_t*>calloc(2 * trace, sizeof(uint64_t))
+            if self.s.tr_buf == NULL:
+                raise MemoryError("trace")
+
+    def diag(self) -> dict:
+        """The diagnostics counters (by tricks left) and the trace (list of pairs)."""
+        cdef int64_t i
+        tr = [(self.s.tr_buf[i], self.s.tr_buf[i + 1]) for i in range(0, self.s.tr_n, 2)]
+        return {"nodes": [self.s.d_nodes[i] for i in range(22)],
+                "probes": [self.s.d_probes[i] for i in range(22)],
+                "hits": [self.s.d_hits[i] for i in range(22)],
+                "bcuts": [self.s.d_bcuts[i] for i in range(22)], "trace": tr,
+                "moves": self.s.d_moves, "moves_ub": self.s.d_moves_ub}
 
     def configure(self, int n, side, uint64_t discard=0, int discard_side=0,
                   uint64_t stock=0, decl=(0, 0), bint multi_use=True, int max_cont=2):
@@ -1619,6 +1829,7 @@ cdef class DDSolver:
         self.s.bound_cuts = 0
         self.s.cuts_first = self.s.cuts_later = 0
         self.s.leaves = 0
+        self.s.dead_merged = 0
 
     cdef void _horizon(self, int horizon):
         """Set the horizon for a search from the loaded (root) position: the current
@@ -1654,6 +1865,7 @@ cdef class DDSolver:
                 "tt_stores": self.s.tt_stores, "probes": self.s.probes,
                 "bound_cuts": self.s.bound_cuts, "horizon_leaves": self.s.leaves,
                 "cuts_first": self.s.cuts_first, "cuts_later": self.s.cuts_later,
+                "dead_merged": self.s.dead_merged,
                 "tt_entries": self.s.tt_size}
 
     def solve(self, int guess, long long node_budget, double deadline,
@@ -1717,7 +1929,7 @@ cdef class DDSolver:
     # -- issue 24: one null-window probe, proven bounds, play/undo for the analysis --
 
     def set_features(self, sure=None, bounds=None, order=None, merge=None,
-                     sure_discard=None):
+                     sure_discard=None, sure_matto=None, merge_dead=None):
         """Switch search techniques on/off in one call (``None``: unchanged):
         ``sure`` the sure-trump bounds (issue 24), ``sure_discard`` the discard counted
         for its side once that side has won a trick (issue 24), ``bounds`` the sure-point bounds,
@@ -1727,6 +1939,10 @@ cdef class DDSolver:
             self.s.sure = 1 if sure else 0
         if sure_discard is not None:
             self.s.sure_discard = 1 if sure_discard else 0
+        if sure_matto is not None:
+            self.s.sure_matto = 1 if sure_matto else 0
+        if merge_dead is not None:
+            self.s.merge_dead = 1 if merge_dead else 0
         if bounds is not None:
             self.s.bounds = 1 if bounds else 0
         if order is not None:
@@ -1737,6 +1953,7 @@ cdef class DDSolver:
 
     def features(self) -> dict:
         return {"sure": bool(self.s.sure), "sure_discard": bool(self.s.sure_discard),
+                "sure_matto": bool(self.s.sure_matto), "merge_dead": bool(self.s.merge_dead),
                 "bounds": bool(self.s.bounds),
                 "order": self.s.order, "merge": bool(self.s.merge),
                 "canon": bool(self.s.canon), "mtd_steps": self.s.mtd_steps}

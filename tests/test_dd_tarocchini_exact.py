@@ -80,10 +80,12 @@ def test_features_never_change_a_value():
         s = _solver_for(st)
         vals = set()
         for feats in ({"sure": True}, {"sure": False}, {"sure_discard": False},
+                      {"sure_matto": False}, {"merge_dead": False},
                       {"sure": True, "order": 0},
                       {"sure": True, "bounds": False}, {"sure": True, "merge": False}):
             s.set_features(**{"bounds": True, "order": 1, "merge": True, "sure": True,
-                              "sure_discard": True, **feats})
+                              "sure_discard": True, "sure_matto": True, "merge_dead": True,
+                              **feats})
             s.set_position(*ct.position_of_state(st).args())
             v, lo, hi, _, ok = s.solve(0, 0, 0.0)
             assert ok and lo == hi == v
@@ -99,6 +101,67 @@ def test_table_keys_are_exact_even_in_a_tiny_table():
         small = _solver_for(st, tt_bits=4).solve(0, 0, 0.0)
         big = _solver_for(st, tt_bits=20).solve(0, 0, 0.0)
         assert small[0] == big[0] and small[4] and big[4]
+
+
+def _dead_merging_endgames(seed: int, count: int, sizes=(3, 4)):
+    # endgames whose search merges trumps no Grande can reach (stats: dead_merged)
+    found = []
+    for st in _endgames(seed, 40 * count, sizes=sizes):
+        s = _solver_for(st)
+        s.reset_stats()
+        v, lo, hi, _, ok = s.solve(0, 0, 0.0)
+        if s.stats()["dead_merged"]:
+            found.append((st, v))
+            if len(found) == count:
+                break
+    return found
+
+
+def test_dead_grande_merging_equals_brute_force():
+    # TAROC-MELD-7: 1-point trumps below the point where no side's Grande can still
+    # reach (the Angelo's side only, TAROC-RANK-1; at most one free skip and one gap a
+    # contatore) are equal cards, merged like the pips; only once no scartino can move
+    # a captured trump (TAROC-MATTO-2, TAROC-MATTO-5: a pip is paid first)
+    found = _dead_merging_endgames(36, 12)
+    assert len(found) == 12
+    for st, v in found:
+        assert v == brute(st, prune=True)
+        s = _solver_for(st)
+        s.set_features(merge_dead=False)
+        off = s.solve(0, 0, 0.0)
+        assert off[0] == v and off[4]
+
+
+@pytest.mark.slow
+def test_dead_grande_merging_equals_brute_force_large():
+    found = _dead_merging_endgames(37, 60, sizes=(4, 5))
+    assert len(found) >= 40
+    for st, v in found:
+        assert v == brute(st, prune=True)
+
+
+def test_matto_of_a_side_that_wins_a_trick_is_a_sure_card():
+    # TAROC-MATTO-2: the Matto goes back to its side's pile (a scartino is paid
+    # instead), TAROC-MATTO-3: unless that side wins no trick -- so once the side has
+    # won one, or holds a sure trump (TAROC-RANK-1), the Matto is its sure card: the
+    # bounds with it hold the exact value, are never wider, and are narrower somewhere
+    tighter = 0
+    seen = 0
+    for st in _endgames(38, 300, sizes=(3, 4)):
+        if st.trick or not any(h >> MAT & 1 for h in st.hands):
+            continue
+        seen += 1
+        want = brute(st, prune=True)
+        s = _solver_for(st)
+        s.set_features(sure_matto=False)
+        lo0, hi0 = s.bounds()
+        s.set_features(sure_matto=True)
+        lo1, hi1 = s.bounds()
+        assert lo0 <= lo1 <= want <= hi1 <= hi0
+        tighter += (lo1, hi1) != (lo0, hi0)
+        if seen == 40:
+            break
+    assert seen == 40 and tighter >= 5
 
 
 @pytest.mark.parametrize("search", dd.SEARCHES)
@@ -175,3 +238,22 @@ def test_analyse_threads_give_the_same_cards():
         assert two.complete and two.value == one.value
         assert {c: r.value for c, r in two.cards.items()} == \
             {c: r.value for c, r in one.cards.items()}
+
+
+def test_diagnostics_count_every_node_and_probe():
+    # set_diag (benchmarks/dd_tarocchini_where.py): nodes by tricks left sum to the
+    # search's nodes, probes and hits to the table's counters; the trace has one pair
+    # of key hashes per probe; the values are those of the search without it
+    for st in _endgames(39, 6, sizes=(4, 5)):
+        want = _solver_for(st).solve(0, 0, 0.0)[0]
+        s = _solver_for(st)
+        s.reset_stats()
+        s.set_diag(True, 1_000_000)
+        v, lo, hi, nodes, ok = s.solve(0, 0, 0.0)
+        d, stats = s.diag(), s.stats()
+        s.set_diag(False)
+        assert ok and v == want
+        assert sum(d["nodes"]) == nodes
+        assert sum(d["probes"]) == stats["tt_probes"] == len(d["trace"])
+        assert sum(d["hits"]) == stats["tt_hits"]
+        assert d["moves"] >= d["moves_ub"] > 0

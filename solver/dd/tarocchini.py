@@ -285,10 +285,13 @@ def principal_variation(state: Any, node_budget: int | None = None,
 # ---------------------------------------------------------------------------
 
 # the core's switches that give the search as it was before issue 24 (no sure-trump
-# bounds, no discard counted for its owner; the "ahead" question answered by the exact value, there being no probe):
+# bounds, no discard counted for its owner, no Matto as a sure card, no merging of
+# trumps the Grande cannot reach; the "ahead" question answered by the exact value,
+# there being no probe):
 # ``search="before"`` of ``analyse``, for benchmarks/dd_tarocchini.py
-BEFORE_FEATURES = {"sure": False, "sure_discard": False}
-NOW_FEATURES = {"sure": True, "sure_discard": True}
+BEFORE_FEATURES = {"sure": False, "sure_discard": False, "sure_matto": False,
+                   "merge_dead": False}
+NOW_FEATURES = {"sure": True, "sure_discard": True, "sure_matto": True, "merge_dead": True}
 SEARCHES = ("now", "before")
 
 
@@ -345,7 +348,8 @@ def _deck_cards(mask: int) -> list[int]:
 def analyse_position(game: Game, position: Position, node_budget: int | None = None,
                      deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS, *,
                      cards: bool = True, line: bool = True, progress: Any = None,
-                     search: str = "now", threads: int = 1) -> TarocchiniAnalysis:
+                     search: str = "now", threads: int = 1,
+                     features: dict[str, Any] | None = None) -> TarocchiniAnalysis:
     """The exact analysis of a validated position, one table and one node budget /
     deadline for the whole (each question is cheaper once the earlier is known):
 
@@ -365,7 +369,9 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
     value, (c) by the former solve_cards): same answers, for the benchmark's ratios.
     ``threads``: (c)'s cards are searched in that many threads, each with its own
     solver and table (the same values; the node budget is checked as each card
-    starts, so the threads may together pass it by what their last searches spend)."""
+    starts, so the threads may together pass it by what their last searches spend).
+    ``features``: core switches set after those of ``search`` (``DDSolver.set_features``;
+    benchmarks: e.g. ``{"sure_matto": False, "merge_dead": False}``), same values."""
     from .. import parallel
 
     parallel.check_threads(threads)
@@ -374,7 +380,8 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
         raise OptionError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
     start = time.monotonic()
     s = _load(game, position, tt_bits)
-    s.set_features(**(BEFORE_FEATURES if search == "before" else NOW_FEATURES))
+    feats = {**(BEFORE_FEATURES if search == "before" else NOW_FEATURES), **(features or {})}
+    s.set_features(**feats)
     s.reset_stats()
     thr = ahead_threshold(game)
     steps: list[tuple[str, float, int]] = []
@@ -487,7 +494,6 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
                                        stopped=None if done else why(), card=card)
         else:
             window = (root_lo, value) if maxi else (value, root_hi)
-            feats = BEFORE_FEATURES if search == "before" else NOW_FEATURES
             loaded: dict[int, Any] = {id(s): s}
             lock = threading.Lock()
 
