@@ -289,21 +289,25 @@ def test_tarot_chelem_announced_and_failed():
     assert d["dd_cost"] == d["view_cost"] == 600  # 3 x 200: the 4-player taker's 3T
 
 
-def tarot_poignee_record(moves):
+def tarot_poignee_record(moves, options=""):
     """A 4-player deal where seat 1 (the eldest, dealer 0) holds ten trumps, the Excuse
-    and the four Kings: a poignée (TAROT-ANN-4: ten trumps in 4p) it wins with."""
+    and the four Kings: a poignée (TAROT-ANN-4: ten trumps in 4p) it wins with; seat 2
+    holds no trump (a misère d'atout, TAROT-ANN-9)."""
     deck = DECKS["tarot"]
     mine = "T21 T20 T19 T18 T17 T16 T15 T14 T13 T12 EX KS KH KD KC QS QH QD".split()
     rest = [deck.token(c) for c in range(78) if deck.token(c) not in mine]
     hands = [rest[0:18], mine, rest[18:36], rest[36:54]]
     deal = " / ".join(" ".join(h) for h in hands) + " | dog: " + " ".join(rest[54:])
-    return parse_record(f'[Game "tarot"][Dealer "0"][Deal "{deal}"][Moves "{moves}"]')
+    return parse_record(f'[Game "tarot"][Options "{options}"][Dealer "0"][Deal "{deal}"]'
+                        f'[Moves "{moves}"]')
 
 
-def test_tarot_poignee_not_announced_and_announced():
+def test_tarot_poignee_and_misere():
     """TAROT-ANN-5/6: the poignée bonus (20, simple) goes to the side that wins; the
     taker who wins and leads without announcing it loses 3 x 20. Announced (the ten
-    trumps shown, one row with its show moves), it is the best choice."""
+    trumps shown, one row with its show moves), it is the best choice. TAROT-ANN-9
+    (option misere=on): the defender without a trump who plays his card without
+    announcing a misère loses its 10 from each other player."""
     rec = tarot_poignee_record("garde_sans pass pass pass no_chelem T21")
     r = review(rec, seed=3, **QUICK)
     check_rows(rec, r)
@@ -313,12 +317,16 @@ def test_tarot_poignee_not_announced_and_announced():
     assert d["dd_cost"] == d["view_cost"] == 60
     shows = " ".join(f"show:T{n}" for n in range(12, 22))
     rec = tarot_poignee_record(f"garde_sans pass pass pass no_chelem poignee:simple "
-                               f"{shows} T21")
+                               f"{shows} T21 8S", options="misere=on")
     r = review(rec, seed=3, **QUICK)
     check_rows(rec, r)
     d = row(r, 5, "declaration")
     assert d["move"] == "poignee:simple" and len(d["tokens"]) == 11
     assert d["dd_cost"] == d["view_cost"] == 0
+    d = row(r, 17, "declaration")
+    assert d["seat"] == 2 and d["move"] == "no announcement"
+    assert d["dd_best"] == d["view_best"] == "misere:trump"
+    assert d["dd_cost"] == d["view_cost"] == 30
     # the show moves are the poignée's (its row's tokens), not choices of their own
     assert total(r, 1, "card")["other_decisions"] == 0
 
