@@ -396,3 +396,16 @@ def test_a_decision_the_evaluator_refuses_says_why(monkeypatch):
     assert d["note"] == "not priced: no bid analysis for this position"
     assert "dd_cost" not in d and d["verdict"] == "ok"
     assert total(r, 0, "bid")["not_priced"] == 1
+
+
+def test_tarocchini_call_out_says_why_it_is_not_priced():
+    """OTTO-SCORE-3: the dealer whose cards reach the match target may call out, which
+    ends the game; not a deal score to price, so the row says so."""
+    from solver.games import tarocchini as T
+
+    st = T.new_state({"totals": (0, 790), "monte": "off"}, dealer=3, seed=0)
+    st.play("callout")
+    r = review(st.to_record(), seed=3, **QUICK)
+    (d,) = r["decisions"]
+    assert d["move"] == "callout" and d["kind"] == "bid" and "OTTO-SCORE-3" in d["note"]
+    assert "dd_cost" not in d and total(r, 3, "bid")["not_priced"] == 1
