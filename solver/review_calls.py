@@ -157,7 +157,8 @@ def price_call(call: Call, record: Record, states: list[GameState], worlds: int,
     try:
         return PRICERS[call.what](call, record, states, worlds, seed)
     except AtoutError as e:  # an evaluator refusing this position: say why
-        return {"move": " ".join(call.tokens), "note": f"not priced: {e}"}
+        return {"move": " ".join(call.tokens) or "no announcement",
+                "note": f"not priced: {e}"}
 
 
 # --- the auction (Coinche, Belote, Tarot) ---------------------------------------------
