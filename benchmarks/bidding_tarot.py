@@ -90,7 +90,7 @@ def _ecart_check(quick: bool) -> list[dict]:
     deals = 6 if quick else 40
     worlds = 2 if quick else 5
     gaps, gaps4, best_h, best_4, n, cands_n = [], [], 0, 0, 0, []
-    ev = bt._PlayOnly(4, 3, T.resolve_options({}))
+    ev = bt.PlayOnly(4, 3, T.resolve_options({}))
     for hands, dog in _garde_deals(deals, 11):
         enlarged = hands[0] | dog
         cands = bt.ecart_candidates(enlarged, 6, limit=12)
@@ -135,7 +135,7 @@ def _exhaustive_check(quick: bool) -> list[dict]:
     """(b2) the candidate set against every legal écart, on deals with <= 1000 écarts."""
     want = 2 if quick else 12
     done, gaps_h, gaps_c, best_c, sizes = 0, [], [], 0, []
-    ev = bt._PlayOnly(4, 3, T.resolve_options({}))
+    ev = bt.PlayOnly(4, 3, T.resolve_options({}))
     for hands, dog in _garde_deals(5000, 13):
         enlarged = hands[0] | dog
         every = all_ecarts(enlarged, 6)

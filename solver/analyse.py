@@ -36,8 +36,9 @@ POSITION_DEADLINE = 1.0
 
 def card_of(move: Move) -> int | None:
     """The card a move plays: a card move's own, a signal's (Tarocchini ``KC:striscio``
-    plays KC); None for a move that plays no card (a bid, an announce)."""
-    if move.kind == "card":
+    plays KC), a declared belote's (``belote:KH``, option belote_optional, plays KH);
+    None for a move that plays no card (a bid, an announce)."""
+    if move.kind in ("card", "belote"):
         return move.value
     if move.kind == "signal" and isinstance(move.value, tuple):
         return move.value[0]

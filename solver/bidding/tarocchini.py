@@ -460,8 +460,21 @@ class TarocchiniEvaluator:
         st._undo_stack = []  # never undone: keeps the copies per candidate cheap
         return st
 
+    def add_candidate(self, name: str, moves: list[Move]) -> None:
+        """Compare one more decision (``moves`` from the seat's turn: e.g. the discard
+        or declaration a played deal made, when it is not among the candidates)."""
+        self._cands[name] = list(moves)
+
+    def candidate_moves(self, name: str) -> list[Move]:
+        return list(self._cands[name])
+
     def outcomes(self, world: dict[str, Any], mode: str) -> dict[str, Outcome]:
-        base = self._replay(world)
+        return self.outcomes_from(self._replay(world), mode, world["seed"])
+
+    def outcomes_from(self, base: T.TarocchiniState, mode: str,
+                      seed: int) -> dict[str, Outcome]:
+        """Every candidate's outcome from ``base``, a state at the decision (a world's
+        replay, or a played deal's own state: its DD outcomes on the actual cards)."""
         out = {}
         for name, moves in self._cands.items():
             st = base.copy()
@@ -470,7 +483,7 @@ class TarocchiniEvaluator:
             if st.phase == "declare" and self.scan.phase == "declare" \
                     and st.to_act == self.ctx.seat:
                 st.play(Move("declare_end"))
-            value = finish(st, mode, random.Random(world["seed"]), self.ctx.pimc_worlds)
+            value = finish(st, mode, random.Random(seed), self.ctx.pimc_worlds)
             out[name] = self._outcome(st, value)
         return out
 
@@ -700,7 +713,7 @@ def decide(state: T.TarocchiniState, seat: int, budget: int = 12,
                          evaluator=ev, seconds=seconds)
         except AtoutError:
             return None
-        moves = list(ev._cands[e.recommended])
+        moves = ev.candidate_moves(e.recommended)
     if state.phase == "declare" and not (moves and moves[-1].kind in ("declare_max",
                                                                        "declare_end")):
         moves.append(Move("declare_end"))

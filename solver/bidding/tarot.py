@@ -642,20 +642,34 @@ def _deal_unknown(rng: random.Random, unknown: list[int], n: int, me: int,
     return hands, mask_of(unknown[k:k + extra])
 
 
+def ecart_plays(ev: TarotEvaluator, enlarged: int, cands: list[int], hands: list[int],
+                taker: int, called: int | None) -> list[dict[str, int]]:
+    """The counts (and ``partner``) of each candidate écart played out in one world
+    (the other hands ``hands``; the taker's is ``enlarged`` less the écart), DD
+    ending, no chelem: one play serves prise and garde (``value_of``)."""
+    out = []
+    for e in cands:
+        hs = list(hands)
+        hs[taker] = enlarged & ~e
+        out.append(ev.play(hs, e, "garde", taker, called, False, "dd"))
+    return out
+
+
+def ecart_worlds(unknown: list[int], n: int, taker: int, worlds: int,
+                 rng: random.Random) -> list[list[int]]:
+    """``worlds`` deals of the ``unknown`` cards among the other hands (what the taker
+    knows: his enlarged hand, TAROT-DOG-1); the taker's hand is left 0."""
+    return [_deal_unknown(rng, list(unknown), n, taker, 0)[0] for _ in range(worlds)]
+
+
 def choose_ecart(ev: TarotEvaluator, enlarged: int, cands: list[int], unknown: list[int],
                  taker: int, called: int | None, contract: str, worlds: int,
                  rng: random.Random) -> tuple[int, list[float]]:
     """Index of the candidate écart with the best mean T over ``worlds`` deals of the
-    ``unknown`` cards among the other hands (what the taker knows: his enlarged hand,
-    TAROT-DOG-1), and the means; DD endings."""
-    n = ev.n
+    ``unknown`` cards (``ecart_worlds``), and the means; DD endings."""
     totals = [0.0] * len(cands)
-    for _ in range(worlds):
-        hands, _ = _deal_unknown(rng, list(unknown), n, taker, 0)
-        for i, e in enumerate(cands):
-            hs = list(hands)
-            hs[taker] = enlarged & ~e
-            counts = ev.play(hs, e, "garde", taker, called, False, "dd")
+    for hands in ecart_worlds(unknown, ev.n, taker, worlds, rng):
+        for i, counts in enumerate(ecart_plays(ev, enlarged, cands, hands, taker, called)):
             totals[i] += value_of(counts, contract, ev.opts)
     means = [t / max(1, worlds) for t in totals]
     return max(range(len(cands)), key=lambda i: (means[i], -i)), means
@@ -679,7 +693,7 @@ def _decide_ecart(state: GameState, obs: dict, legal: list[Move], budget: int,
         best = cands[0]
         if len(cands) > 1:
             unknown = [c for c in range(78) if not enlarged >> c & 1]
-            ev = _PlayOnly(n, obs["dealer"], state.options)
+            ev = PlayOnly(n, obs["dealer"], state.options)
             i, _ = choose_ecart(ev, enlarged, cands, unknown, obs["seat"],
                                 obs["called_card"], obs["contract"], budget,
                                 random.Random(seed))
@@ -700,22 +714,38 @@ def _decide_chelem(state: GameState, obs: dict, legal: list[Move], budget: int,
     if H.hand_strength(hand) < CHELEM_MIN_STRENGTH:
         return no
     contract = obs["contract"]
-    aside = obs["ecart"] or 0  # the taker knows his écart
-    known = hand | aside
-    unknown = [c for c in range(78) if not known >> c & 1]
-    rng = random.Random(seed)
-    ev = _PlayOnly(n, obs["dealer"], state.options)
+    ev = PlayOnly(n, obs["dealer"], state.options)
     gain = 0
-    for _ in range(budget):
-        hands, dog = _deal_unknown(rng, unknown, n, me, T.DOG_SIZE[n]
-                                   if contract in ("garde_sans", "garde_contre") else 0)
-        hands[me] = hand
-        pile = aside if contract in ("prise", "garde") else dog
-        plain = ev.play(hands, pile, contract, me, obs["called_card"], False, "dd")
-        chel = ev.play(hands, pile, contract, me, obs["called_card"], True, "dd")
+    for hands, pile in chelem_worlds(obs, budget, random.Random(seed)):
+        plain, chel = chelem_plays(ev, hands, pile, contract, me, obs["called_card"])
         gain += (value_of(chel, contract, ev.opts, chelem=True)
                  - value_of(plain, contract, ev.opts))
     return yes if gain > 0 else no
+
+
+def chelem_worlds(obs: dict, worlds: int, rng: random.Random) -> list[tuple[list[int], int]]:
+    """``worlds`` deals of what the taker of ``obs`` does not see at his chelem call
+    (his hand and écart are known, TAROT-DOG-1): (hands, the pile aside: his écart,
+    or a drawn dog in garde sans / contre, TAROT-DOG-3/4)."""
+    n, me, hand = obs["players"], obs["seat"], obs["hand"]
+    aside = obs["ecart"] or 0
+    known = hand | aside
+    unknown = [c for c in range(78) if not known >> c & 1]
+    blind = obs["contract"] in ("garde_sans", "garde_contre")
+    out = []
+    for _ in range(worlds):
+        hands, dog = _deal_unknown(rng, unknown, n, me, T.DOG_SIZE[n] if blind else 0)
+        hands[me] = hand
+        out.append((hands, dog if blind else aside))
+    return out
+
+
+def chelem_plays(ev: TarotEvaluator, hands: list[int], pile: int, contract: str,
+                 taker: int, called: int | None) -> tuple[dict[str, int], dict[str, int]]:
+    """The counts of one world played out without and with a chelem announced (the
+    taker then leads, TAROT-ANN-2)."""
+    return (ev.play(hands, pile, contract, taker, called, False, "dd"),
+            ev.play(hands, pile, contract, taker, called, True, "dd"))
 
 
 def _decide_poignee(state: GameState, seat: int, legal: list[Move], budget: int,
@@ -735,22 +765,41 @@ def _decide_poignee(state: GameState, seat: int, legal: list[Move], budget: int,
     ev = None
     for w in worlds:
         if ev is None:
-            ev = _PlayOnly(w.players, w.dealer, w.options)
-        pile = w.ecart if w.contract in ("prise", "garde") else w.dog
-        st = T.TarotState.for_play(
-            list(w.hands), taker=w.taker, contract=w.contract, partner=w.partner,
-            called_card=w.called_card, leader=w.leader, dealer=w.dealer, trick=w.trick,
-            won=tuple(w.won), tricks_won=tuple(w.tricks_won), aside=pile,
-            chelem_announced=w.chelem_announced, excuse_owed=w.excuse_owed,
-            petit_trick=w.petit_trick, options=w.options)
-        made = made_of(ev.play_state(st, "dd"))
+            ev = PlayOnly(w.players, w.dealer, w.options)
+        made = made_of(ev.play_state(play_position(w), "dd"))
         wins += made == (w.side_of(seat) == 1)
     if levels and 2 * wins > len(worlds):
         return max(levels, key=lambda m: T.POIGNEE_LEVELS.index(m.value))
     return cards[0] if cards else None
 
 
-class _PlayOnly(TarotEvaluator):
+def play_position(st: GameState) -> T.TarotState:
+    """A ``for_play`` copy of the play-phase position ``st`` (a deal's state or a
+    sampled world): the same hands, trick, piles and contract, with no poignée or
+    misère left to announce, for the play-out machinery (``play_state``)."""
+    pile = st.ecart if st.contract in ("prise", "garde") else st.dog
+    return T.TarotState.for_play(
+        list(st.hands), taker=st.taker, contract=st.contract, partner=st.partner,
+        called_card=st.called_card, leader=st.leader, dealer=st.dealer, trick=st.trick,
+        won=tuple(st.won), tricks_won=tuple(st.tricks_won), aside=pile,
+        chelem_announced=st.chelem_announced, excuse_owed=st.excuse_owed,
+        petit_trick=st.petit_trick, options=st.options)
+
+
+def seat_score(counts: dict[str, int], contract: str, taker: int, partner: int | None,
+               seat: int, options: dict[str, Any], *, poignee: int = 0,
+               chelem: bool = False, miseres: tuple[int, ...] = ()) -> int:
+    """``seat``'s score (TAROT-SCORE-1..8, misères TAROT-ANN-9) for a counted play."""
+    return T.score_deal(
+        T.resolve_options(options)["players"], contract, Fraction(counts["att_pts"], 2),
+        counts["att_bouts"], taker=taker, partner=partner, petit_au_bout=counts["pb"],
+        poignee=poignee, chelem_announced=chelem,
+        attack_all_tricks=counts["def_tricks"] == 0,
+        defence_all_tricks=counts["att_tricks"] == 0, misere=miseres,
+        options=options)[seat]
+
+
+class PlayOnly(TarotEvaluator):
     """The play-out machinery of the evaluator without a hand to validate."""
 
     def __init__(self, n: int, dealer: int, options: dict[str, Any]):

@@ -216,7 +216,7 @@ def world_card_solver(state: Any, node_budget: int | None = None,
     return solve
 
 
-def deal_scorer(state: Any) -> DealScorer:
+def deal_scorer(state: Any, announce: tuple[int | None, int] | None = None) -> DealScorer:
     """``score(points, hands)``: the game's own ``score_deal`` result (``made`` /
     ``outcome``, ``exact`` and ``written`` amounts per team; COINCHE-MADE-1..3 and
     COINCHE-SCORE-1..6, BELOTE-SCORE-2..8) when the attack ends the deal of ``state``
@@ -224,7 +224,9 @@ def deal_scorer(state: Any) -> DealScorer:
     for a capot) and the four current hands are ``hands`` (masks). The contract and
     multiplier are those of ``state``; the belotes counted are those already declared
     plus those a hand holds whole (BELOTE-BR-3: a holder declares, as in the DD
-    model); the announces are those settled so far. 0 points is taken as a defence
+    model); the announces are those settled so far, or ``announce`` (team, points):
+    a settlement to score with instead (the review prices an announce made during
+    the first trick, before it is settled, BELOTE-ANN-5/6). 0 points is taken as a defence
     capot unless the attack has already won a trick (0-point tricks are possible), and a
     Coinche générale as made by a capot. Results are memoized by (points, belotes)."""
     from ..games import belote as be
@@ -234,7 +236,7 @@ def deal_scorer(state: Any) -> DealScorer:
     attack, strain = state.attack, state.strain
     ta = opts.get("ta_belote", "each_suit")
     declared = state.belote_points()
-    ann_team, ann_pts = state.announce_team, state.announce_points
+    ann_team, ann_pts = announce or (state.announce_team, state.announce_points)
     capot_pts = rules_of_state(state).capot_points
     coinche = state.game == "coinche"
     # 0 points is a defence capot unless the attack has already won a trick
