@@ -1232,13 +1232,18 @@ cdef inline int side_max(Search* s, const Pos* p, int sd, uint64_t rest,
     the discard, the stock and the last trick (combinations are monotone in the pile),
     and, if the opponents may still pay a Matto debt, their card (a pip, or any card
     of their pile or sure trumps for combinations)."""
-    cdef uint64_t m = p.pile[sd] | rest
+    cdef uint64_t m = p.pile[sd] | rest, mo
     if loser == 1 - sd:
         if pays_pip(p, 1 - sd):
             return (s.g.decl_half[sd] + 2 * melds_cached(s, m) + pile_half(m) + 1
                     + LAST_HALF)
-        # (the scartino is never the Matto itself, TAROC-MATTO-2/5)
-        return (s.g.decl_half[sd] + 2 * melds_cached(s, m | ((p.pile[1 - sd] | osure) & ~MATB))
+        # (the scartino is never the Matto itself, TAROC-MATTO-2/5; but the Matto in
+        # the pile of a side that has won no trick goes to the opponents, TAROC-MATTO-3,
+        # and nothing is given: one 5-point card either way)
+        mo = (p.pile[1 - sd] | osure) & ~MATB
+        if p.won[1 - sd] == 0:
+            mo |= p.pile[1 - sd] & MATB
+        return (s.g.decl_half[sd] + 2 * melds_cached(s, m | mo)
                 + pile_half(m) + 9 + LAST_HALF)
     return s.g.decl_half[sd] + 2 * melds_cached(s, m) + pile_half(m) + LAST_HALF
 

@@ -15,6 +15,7 @@ from test_dd_tarocchini import MAT, brute, random_endgame
 
 from solver.core import tarocchini as ct
 from solver.dd import tarocchini as dd
+from solver.games import tarocchini as tg
 
 
 def _endgames(seed: int, count: int, sizes=(3, 4)):
@@ -257,3 +258,78 @@ def test_diagnostics_count_every_node_and_probe():
         assert sum(d["probes"]) == stats["tt_probes"] == len(d["trace"])
         assert sum(d["hits"]) == stats["tt_hits"]
         assert d["moves"] >= d["moves_ub"] > 0
+
+
+def _matto_lost_endgames(seed: int, count: int, sizes=(2, 3)):
+    # endgames where one side has played the Matto to a trick it lost and has won no
+    # trick (its pile is the Matto, it owes a scartino, TAROC-MATTO-2): if it wins none
+    # of the tricks left, the Matto goes to the opponents (TAROC-MATTO-3), who may then
+    # complete a combination with it (TAROC-MELD-2/5); mostly low cards for that side
+    rng = random.Random(seed)
+    low = [c for c in range(62) if c < 40 and c % 10 <= 5] + list(range(41, 50))
+    for i in range(count):
+        n = 4 if i % 2 else 3
+        k = sizes[i % len(sizes)]
+        y = rng.randrange(2)
+        if n == 4:
+            side_of = (0, 1, 0, 1)
+            declarer = None
+        else:
+            declarer = rng.randrange(3)
+            side_of = tuple(0 if s == declarer else 1 for s in range(3))
+        pool = [c for c in range(61)]
+        rng.shuffle(pool)
+        hands = [0] * n
+        for seat in range(n):
+            src = low if side_of[seat] == y and rng.random() < 0.7 else pool
+            got = [c for c in src if c in pool][:k] if src is low else pool[:k]
+            if src is low:
+                rng.shuffle(got)
+            for c in got:
+                pool.remove(c)
+                hands[seat] |= 1 << c
+        other = [c for c in pool[:rng.randrange(8, 15)]]
+        other += [c for c in (60, 59, 40) if c in pool and rng.random() < 0.6]
+        piles = [0, 0]
+        piles[y] = 1 << MAT
+        for c in set(other):
+            piles[1 - y] |= 1 << c
+        won = [0, 0]
+        won[1 - y] = 4
+        owed = [0, 0]
+        owed[y] = 1
+        opts = {"game": "ottocento" if n == 4 else "terziglio", "signals": "none",
+                "contatore_multi_use": rng.random() < 0.5}
+        kw = {"dealer": rng.randrange(4)} if n == 4 else {"declarer": declarer,
+                                                            "contract": "solo"}
+        yield tg.TarocchiniState.from_play(hands, rng.randrange(n), opts, piles=piles,
+                                           tricks_won=won, owed=owed, **kw)
+
+
+def test_bounds_give_the_opponents_the_matto_of_a_side_that_won_no_trick():
+    # TAROC-MATTO-3: the Matto of a side that wins no trick goes to the opponents (no
+    # scartino is given): their greatest total counts it in their combinations
+    # (TAROC-MELD-2 the Tarocchi cricca, TAROC-MELD-5 a contatore); the bounds hold the
+    # brute-force value, and the search with the bounds finds it
+    for st in _matto_lost_endgames(41, 80):
+        want = brute(st, prune=True)
+        s = _solver_for(st)
+        lo, hi = s.bounds()
+        assert lo <= want <= hi
+        v, lo2, hi2, _, ok = s.solve(0, 0, 0.0)
+        assert ok and v == lo2 == hi2 == want
+    # the case that was wrong: the declarer (side 0) played the Matto and lost; he
+    # cannot win a trick with S-A S-6 against T16..T13, so side 1 gets the Matto and
+    # with ANG MON BAG in its pile the Tarocchi cricca of 4 (36, not 18): value 214,
+    # the bound said at most 168
+    def b(*cards):
+        return sum(1 << c for c in cards)
+    g = ct.make_game(3, (0, 1, 1))
+    pos = ct.make_position(g, [b(0, 1), b(56, 55), b(54, 53)], leader=1,
+                           piles=(b(MAT), b(60, 59, 40, 19, 29)), owed=(1, 0), won=(0, 3))
+    s = ct.DDSolver(12)
+    s.configure(*g.args())
+    s.set_position(*pos.args())
+    lo, hi = s.bounds()
+    assert lo <= 214 <= hi
+    assert s.solve(0, 0, 0.0)[:3] == (214, 214, 214)
