@@ -81,12 +81,12 @@ def test_features_never_change_a_value():
         s = _solver_for(st)
         vals = set()
         for feats in ({"sure": True}, {"sure": False}, {"sure_discard": False},
-                      {"sure_matto": False}, {"merge_dead": False},
+                      {"sure_matto": False}, {"merge_dead": False}, {"match": False},
                       {"sure": True, "order": 0},
                       {"sure": True, "bounds": False}, {"sure": True, "merge": False}):
             s.set_features(**{"bounds": True, "order": 1, "merge": True, "sure": True,
                               "sure_discard": True, "sure_matto": True, "merge_dead": True,
-                              **feats})
+                              "match": True, **feats})
             s.set_position(*ct.position_of_state(st).args())
             v, lo, hi, _, ok = s.solve(0, 0, 0.0)
             assert ok and lo == hi == v
@@ -333,3 +333,89 @@ def test_bounds_give_the_opponents_the_matto_of_a_side_that_won_no_trick():
     lo, hi = s.bounds()
     assert lo <= 214 <= hi
     assert s.solve(0, 0, 0.0)[:3] == (214, 214, 214)
+
+
+def _grande_endgames(seed: int, count: int, k: int):
+    # endgames where the Angelo's side may still score a long Grande from the other
+    # side's trumps: the Angelo and a few low trumps in one hand, the high ones
+    # (MON SOL LUN T16..) with the opponents, who hold more of them than that side
+    # holds trumps to beat them (TAROC-MELD-7, TAROC-RANK-1); some Moors each
+    # (TAROC-MELD-8, TAROC-RANK-2), the Matto sometimes still in a hand
+    rng = random.Random(seed)
+    for i in range(count):
+        n = 4 if i % 2 else 3
+        declarer = rng.randrange(3)
+        side_of = (0, 1, 0, 1) if n == 4 else tuple(0 if s == declarer else 1
+                                                     for s in range(3))
+        z = rng.randrange(2)
+        zs = [seat for seat in range(n) if side_of[seat] == z]
+        high = list(range(54, 60))
+        low = list(range(41, 54))
+        plain = list(range(40)) + ([MAT] if rng.random() < 0.5 else [])
+        for x in (high, low, plain):
+            rng.shuffle(x)
+        hands = [0] * n
+        hands[zs[0]] |= 1 << 60
+        take = {seat: k - (seat == zs[0]) for seat in range(n)}
+        for seat in range(n):
+            want_t = rng.randrange(1, 3) if side_of[seat] == z else rng.randrange(2, k + 1)
+            src = low if side_of[seat] == z else high
+            for _ in range(min(want_t, take[seat])):
+                pool = src if src else low
+                hands[seat] |= 1 << pool.pop()
+                take[seat] -= 1
+            for _ in range(take[seat]):
+                hands[seat] |= 1 << plain.pop()
+        piles = [0, 0]
+        for c in high + low[:rng.randrange(0, 6)]:
+            piles[z if rng.random() < 0.6 else 1 - z] |= 1 << c
+        for c in plain[:rng.randrange(4, 12)]:
+            piles[rng.randrange(2)] |= 1 << c
+        won = [1 + rng.randrange(3), 1 + rng.randrange(3)]
+        opts = {"game": "ottocento" if n == 4 else "terziglio", "signals": "none",
+                "contatore_multi_use": rng.random() < 0.5}
+        kw = {"dealer": rng.randrange(4)} if n == 4 else {"declarer": declarer,
+                                                            "contract": "solo"}
+        yield tg.TarocchiniState.from_play(hands, rng.randrange(n), opts, piles=piles,
+                                           tricks_won=won, **kw)
+
+
+def _check_match_bounds(states) -> tuple[int, int]:
+    seen = tighter = 0
+    for st in states:
+        want = brute(st, prune=True)
+        s = _solver_for(st)
+        s.set_features(match=False)
+        lo0, hi0 = s.bounds()
+        off = s.solve(0, 0, 0.0)
+        s.set_features(match=True)
+        lo1, hi1 = s.bounds()
+        s.set_position(*ct.position_of_state(st).args())
+        on = s.solve(0, 0, 0.0)
+        assert lo0 <= lo1 <= want <= hi1 <= hi0
+        assert on[0] == off[0] == want and on[4] and off[4]
+        seen += 1
+        tighter += (lo1, hi1) != (lo0, hi0)
+    return seen, tighter
+
+
+def test_trump_matching_caps_the_grande_and_the_moors():
+    # TAROC-PLAY-4, TAROC-RANK-1/2: an opposing seat's trump ends in a side's pile only
+    # in a trick that side wins with a trump beating it, one such trick per trump of
+    # the side and per opposing card of that seat: the side's Grande (TAROC-MELD-7) and
+    # Moors sequence (TAROC-MELD-8) count at most the natural cards it holds, has
+    # captured or can so capture (greedy maximum matching per opposing seat), plus a
+    # card a Matto debt may still bring (TAROC-MATTO-2/5): the bounds hold the
+    # brute-force value, are never wider and are narrower somewhere; the values are
+    # the same with the caps on or off
+    seen, tighter = _check_match_bounds(_grande_endgames(42, 40, 3))
+    assert seen == 40 and tighter >= 8
+    seen, tighter = _check_match_bounds(st for st in _endgames(43, 30, sizes=(3, 4))
+                                        if not st.trick)
+    assert seen >= 15
+
+
+@pytest.mark.slow
+def test_trump_matching_caps_the_grande_and_the_moors_large():
+    seen, tighter = _check_match_bounds(_grande_endgames(44, 200, 4))
+    assert seen == 200 and tighter >= 50

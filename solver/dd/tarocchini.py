@@ -290,8 +290,9 @@ def principal_variation(state: Any, node_budget: int | None = None,
 # there being no probe):
 # ``search="before"`` of ``analyse``, for benchmarks/dd_tarocchini.py
 BEFORE_FEATURES = {"sure": False, "sure_discard": False, "sure_matto": False,
-                   "merge_dead": False}
-NOW_FEATURES = {"sure": True, "sure_discard": True, "sure_matto": True, "merge_dead": True}
+                   "merge_dead": False, "match": False}
+NOW_FEATURES = {"sure": True, "sure_discard": True, "sure_matto": True, "merge_dead": True,
+                "match": True}
 SEARCHES = ("now", "before")
 
 
