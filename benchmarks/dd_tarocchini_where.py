@@ -17,8 +17,9 @@ tricks left, deals, node budget).  Prints only; figures in benchmarks/RESULTS.md
 ``python benchmarks/dd_tarocchini_where.py width terziglio 30 4 8 12 [--off match]``:
 the width of the proven interval at the root (``DDSolver.bounds``, half points) against
 the card points still in play, median over the deals at each number of tricks left
-(seeded random play, ``endgame``), with the features of now and with the ones named
-after ``--off`` switched off, and how many positions each makes narrower.
+(seeded random play, ``endgame``), with the features of now and the ones named after
+``--off`` switched on, and with those switched off, and how many positions they make
+narrower.
 """
 
 from __future__ import annotations
@@ -83,8 +84,8 @@ def width(variant: str, ndeals: int, lefts: list[int], off: list[str]) -> None:
 
     from solver.core import tarocchini as ct
 
-    print(f"| {variant} tricks left | positions | card points left | width now | "
-          f"width without {'+'.join(off)} | narrower | median ratio |")
+    print(f"| {variant} tricks left | positions | card points left | width with "
+          f"{'+'.join(off)} | width without | narrower | median ratio |")
     print("|---|---|---|---|---|---|---|")
     for left in lefts:
         cp, w_on, w_off, narrower, ratio = [], [], [], 0, []
@@ -93,7 +94,7 @@ def width(variant: str, ndeals: int, lefts: list[int], off: list[str]) -> None:
             s = _solver(10)
             s.configure(*g.args())
             s.set_position(*pos.args())
-            s.set_features(**NOW_FEATURES)
+            s.set_features(**{**NOW_FEATURES, **{k: True for k in off}})
             lo, hi = s.bounds()
             s.set_features(**{k: False for k in off})
             lo0, hi0 = s.bounds()
