@@ -72,6 +72,21 @@ table probes, hits and bound cuts by tricks left, and a trace of the keys):
 * rejected: card-point caps from counting sure tricks (each opponent seat loses its
   cheapest cards to a seat's sure tricks; the other side wins at most k - S tricks):
   sound, tighter on 132 of 150 endgames, 0.2-0.8 % fewer nodes, +4-8 % CPU.
+
+Issue 24, third session:
+
+* fixed: side_max now gives the opponents, for their combinations, the Matto of a side
+  that has won no trick (TAROC-MATTO-3: it goes to them, no scartino).  The upper
+  bound had missed it (168 for a value of 214 in a test position).
+* ``match`` (off): caps on a side's Grande and Moors sequence (match_caps).  An
+  opposing seat's trumps reach the side only through distinct trumps of the side that
+  beat them, one per trick (trumps_matched, a greedy maximum matching per seat; per
+  side would be wrong with partners).  The matching bounds *how many* such trumps are
+  taken, not which ones: a T20 against T19 and T18 takes either.  Sound (brute force),
+  narrower on 25-30 % of the endgames built for it.  But the root interval is only
+  0-2 % narrower at 4-12 tricks left, and nodes are x1.00 (benchmarks/RESULTS.md):
+  the plain-suit families, which no every-play rule can take from a side, are two
+  thirds of the width.
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t
