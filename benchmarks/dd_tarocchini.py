@@ -214,7 +214,7 @@ def run(quick: bool = False) -> list[dict]:
 # ---------------------------------------------------------------------------
 # ``python benchmarks/dd_tarocchini.py [--deals 50] [--budget 2e6] [--growth 8 9 10]
 # [--growth-deals 10] [--growth-budget 2e7] [--variants ottocento terziglio]
-# [--baseline before|no-matto-merge] [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
+# [--baseline before|no-matto-merge|no-match] [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
 # deals, the declarer's discard by the heuristic player, ``load_deals("gioco")``), on
 # the first ``--deals`` deals of the files above,
 # the questions of ``solver.dd.tarocchini.analyse`` at the first lead -- (a) who comes
@@ -233,9 +233,13 @@ QUESTIONS = ("ahead", "value", "cards")
 
 # --baseline: "before" (issue 24's first techniques off, (a) by the exact value), or
 # "no-matto-merge": the search of now with only sure_matto and merge_dead off (the
-# second session's techniques, core docstring), so the ratio is theirs alone
-BASELINES = {"before": ("before", None),
-             "no-matto-merge": ("now", {"sure_matto": False, "merge_dead": False})}
+# second session's techniques, core docstring), so the ratio is theirs alone;
+# "no-match": the third session's trump-matching combination caps (``match``, off by
+# default: they did not pay) off in the "before" rows and on in the "now" rows
+# (search and features of the "before" rows, features added to the "now" rows)
+BASELINES = {"before": ("before", None, None),
+             "no-matto-merge": ("now", {"sure_matto": False, "merge_dead": False}, None),
+             "no-match": ("now", {"match": False}, {"match": True})}
 
 
 def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
@@ -299,7 +303,8 @@ def measure(variants: list[str], deals: int, budget: int, growth: list[int],
             res: dict[str, dict[str, list]] = {q: {"before": [], "now": []} for q in qs}
             for game, pos in positions:
                 for version in ("before", "now"):
-                    search, feats = BASELINES[baseline] if version == "before" else ("now", None)
+                    search, feats = (BASELINES[baseline][:2] if version == "before"
+                                     else ("now", BASELINES[baseline][2]))
                     got = ask(game, pos, search, b, qs, feats)
                     for q in qs:
                         res[q][version].append(got[q])

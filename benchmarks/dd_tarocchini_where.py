@@ -13,6 +13,13 @@ budget, with the core's diagnostics on (DDSolver.set_diag):
 
 ``python benchmarks/dd_tarocchini_where.py terziglio full 4 5e6`` (variant, ``full`` or
 tricks left, deals, node budget).  Prints only; figures in benchmarks/RESULTS.md.
+
+``python benchmarks/dd_tarocchini_where.py width terziglio 30 4 8 12 [--off match]``:
+the width of the proven interval at the root (``DDSolver.bounds``, half points) against
+the card points still in play, median over the deals at each number of tricks left
+(seeded random play, ``endgame``), with the features of now and the ones named after
+``--off`` switched on, and with those switched off, and how many positions they make
+narrower.
 """
 
 from __future__ import annotations
@@ -72,6 +79,44 @@ def run(variant: str, left: int | None, ndeals: int, budget: int,
                   f"{100 * agg['hits'][j] / max(pr, 1):.1f} | {agg['bcuts'][j]} |")
 
 
+def width(variant: str, ndeals: int, lefts: list[int], off: list[str]) -> None:
+    import statistics
+
+    from solver.core import tarocchini as ct
+
+    print(f"| {variant} tricks left | positions | card points left | width with "
+          f"{'+'.join(off)} | width without | narrower | median ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for left in lefts:
+        cp, w_on, w_off, narrower, ratio = [], [], [], 0, []
+        for i, (g, p) in enumerate(load_deals(variant)[:ndeals]):
+            pos = endgame(g, p, left, 1000 + i)
+            s = _solver(10)
+            s.configure(*g.args())
+            s.set_position(*pos.args())
+            s.set_features(**{**NOW_FEATURES, **{k: True for k in off}})
+            lo, hi = s.bounds()
+            s.set_features(**{k: False for k in off})
+            lo0, hi0 = s.bounds()
+            rest = g.discard | g.stock
+            for h in pos.hands:
+                rest |= h
+            cp.append(ct.points_half(rest))
+            w_on.append(hi - lo)
+            w_off.append(hi0 - lo0)
+            narrower += (hi - lo) < (hi0 - lo0)
+            ratio.append((hi0 - lo0) / max(hi - lo, 1))
+        print(f"| {left} | {len(cp)} | {statistics.median(cp)} | {statistics.median(w_on)} | "
+              f"{statistics.median(w_off)} | {narrower} | {statistics.median(ratio):.3f} |",
+              flush=True)
+
+
 if __name__ == "__main__":
+    if sys.argv[1] == "width":
+        args = sys.argv[2:]
+        offs = args[args.index("--off") + 1:] if "--off" in args else []
+        args = args[:args.index("--off")] if "--off" in args else args
+        width(args[0], int(args[1]), [int(x) for x in args[2:]], offs)
+        sys.exit(0)
     run(sys.argv[1], None if sys.argv[2] == "full" else int(sys.argv[2]), int(sys.argv[3]),
         int(float(sys.argv[4])))

@@ -72,6 +72,21 @@ table probes, hits and bound cuts by tricks left, and a trace of the keys):
 * rejected: card-point caps from counting sure tricks (each opponent seat loses its
   cheapest cards to a seat's sure tricks; the other side wins at most k - S tricks):
   sound, tighter on 132 of 150 endgames, 0.2-0.8 % fewer nodes, +4-8 % CPU.
+
+Issue 24, third session:
+
+* fixed: side_max now gives the opponents, for their combinations, the Matto of a side
+  that has won no trick (TAROC-MATTO-3: it goes to them, no scartino).  The upper
+  bound had missed it (168 for a value of 214 in a test position).
+* ``match`` (off): caps on a side's Grande and Moors sequence (match_caps).  An
+  opposing seat's trumps reach the side only through distinct trumps of the side that
+  beat them, one per trick (trumps_matched, a greedy maximum matching per seat; per
+  side would be wrong with partners).  The matching bounds *how many* such trumps are
+  taken, not which ones: a T20 against T19 and T18 takes either.  Sound (brute force),
+  narrower on 25-30 % of the endgames built for it.  But the root interval is only
+  0-2 % narrower at 4-12 tricks left, and nodes are x1.00 (benchmarks/RESULTS.md):
+  the plain-suit families, which no every-play rule can take from a side, are two
+  thirds of the width.
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t
@@ -260,9 +275,20 @@ cdef inline int grande_len(uint64_t m, int k) noexcept nogil:
 cdef inline int seq_len(uint64_t m, int fam, int k, int maxc) noexcept nogil:
     """Length of the best sequence of family ``fam`` (0 Grande, 1..4 suits S B C D,
     5 Moors, 6 Aces) with ``k`` contatori available (0 = no valid sequence)."""
+    return seq_len_c(m, fam, k, maxc, 99, 99)
+
+
+cdef inline int seq_len_c(uint64_t m, int fam, int k, int maxc, int gnat,
+                          int mnat) noexcept nogil:
+    """seq_len with caps (an upper bound of a pile's sequence that can still grow,
+    match_caps): the Grande counts at most ``gnat`` natural cards (its length at most
+    ``gnat`` + the contatori), the Moors sequence at most ``mnat`` natural Moors."""
     cdef int s, f, j, n
     if fam == 0:
-        return grande_len(m, k)
+        n = grande_len(m, k)
+        if n > gnat + k:
+            n = gnat + k
+        return n if n >= 3 else 0
     if fam <= 4:    # TAROC-MELD-6
         s = fam - 1
         if not (m >> KING_C[s]) & 1:
@@ -273,6 +299,8 @@ cdef inline int seq_len(uint64_t m, int fam, int k, int maxc) noexcept nogil:
             return 0
         return 1 + f + j + <int>((m >> ACE_C[s]) & 1)
     n = popcount64(m & (MOORS if fam == 5 else ACES))   # TAROC-MELD-8/9
+    if fam == 5 and n > mnat:
+        n = mnat
     if n < 2 or n + k < 3:
         return 0
     return n + k
@@ -286,6 +314,11 @@ cdef int melds(uint64_t m, int multi, int maxc) noexcept nogil:
     """Points of the best combination set within ``m`` (one scoring unit):
     cricche (TAROC-MELD-2) and sequences, each total doubled at 3+ combinations
     (TAROC-MELD-10); contatori multi-use or single-use (TAROC-MELD-12)."""
+    return melds_c(m, multi, maxc, 99, 99)
+
+
+cdef int melds_c(uint64_t m, int multi, int maxc, int gnat, int mnat) noexcept nogil:
+    """melds with the Grande / Moors caps of seq_len_c (99: none)."""
     cdef int cr = 0, ncr = 0, n, k, f, L, tot, ns, best, a0, a1, cnt[7]
     n = popcount64(m & TAROCCHI_M)
     if n >= 3:
@@ -314,17 +347,21 @@ cdef int melds(uint64_t m, int multi, int maxc) noexcept nogil:
         tot = 0
         ns = 0
         for f in range(7):
-            L = seq_len(m, f, k, maxc)
+            L = seq_len_c(m, f, k, maxc, gnat, mnat)
             if L:
                 tot += seq_pts(L)
                 ns += 1
         if ns >= 3:
             tot *= 2
         return cr + tot
-    return cr + seq_single(m, k, maxc)
+    return cr + seq_single_c(m, k, maxc, gnat, mnat)
 
 
 cdef int seq_single(uint64_t m, int k, int maxc) noexcept nogil:
+    return seq_single_c(m, k, maxc, 99, 99)
+
+
+cdef int seq_single_c(uint64_t m, int k, int maxc, int gnat, int mnat) noexcept nogil:
     """Sequence points with single-use contatori (TAROC-MELD-12): each of the ``k``
     contatori to at most one sequence (7 = none), the best total after doubling."""
     cdef int best = 0, a0, a1, f, L, tot, ns, cnt[7]
@@ -339,7 +376,7 @@ cdef int seq_single(uint64_t m, int k, int maxc) noexcept nogil:
             tot = 0
             ns = 0
             for f in range(7):
-                L = seq_len(m, f, cnt[f], maxc)
+                L = seq_len_c(m, f, cnt[f], maxc, gnat, mnat)
                 if L:
                     tot += seq_pts(L)
                     ns += 1
@@ -810,6 +847,7 @@ ctypedef struct Search:
     int sure_discard        # ... and the discard of a side that has won a trick
     int sure_matto          # ... and the Matto of a side that surely wins a trick
     int merge_dead          # merge 1-point trumps the Grande can no longer reach
+    int match               # combination caps from the per-seat trump matching
     int64_t dead_merged     # moves left out by merge_dead
     int dead                # dead-family compression of the key
     int tt_min              # cards per hand from which trick boundaries use the TT
@@ -820,6 +858,9 @@ ctypedef struct Search:
     int64_t cuts_later
     uint64_t mc_key[4096]   # direct-mapped cache of combination points by card set
     int mc_val[4096]
+    uint64_t mc2_key[4096]  # ... and by card set and caps (melds_cached_cap)
+    int mc2_cap[4096]
+    int mc2_val[4096]
     int vlo                 # static bounds of the value (all cards to one side)
     int vhi
     int stop_left           # horizon: cards per hand at the trick boundary scored by
@@ -1195,6 +1236,20 @@ cdef inline int melds_cached(Search* s, uint64_t m) noexcept nogil:
     return s.mc_val[i]
 
 
+cdef inline int melds_cached_cap(Search* s, uint64_t m, int gnat, int mnat) noexcept nogil:
+    """melds_c() with caps through a second small cache (uncapped: melds_cached)."""
+    cdef int cap, i
+    if gnat >= 22 and mnat >= 4:
+        return melds_cached(s, m)
+    cap = gnat | (mnat << 8)
+    i = <int>(mix64(m ^ (<uint64_t>cap * <uint64_t>0x9E3779B97F4A7C15)) & 4095)
+    if s.mc2_key[i] != m or s.mc2_cap[i] != cap:
+        s.mc2_key[i] = m
+        s.mc2_cap[i] = cap
+        s.mc2_val[i] = melds_c(m, s.g.multi, s.g.maxc, gnat, mnat)
+    return s.mc2_val[i]
+
+
 cdef int search_final_value(Search* s, const Pos* p) noexcept nogil:
     """final_value of a finished (or projected) deal in the search: the same total,
     the combinations through the search's cache (the horizon leaves' projected piles
@@ -1225,22 +1280,105 @@ cdef inline int pays_pip(const Pos* p, int sd) noexcept nogil:
     return (p.pile[sd] & PIPS) != 0 and p.won[sd] > 0
 
 
+cdef uint64_t NATG = ((<uint64_t>1 << 61) - 1) & ~((<uint64_t>1 << 41) - 1)   # MO1..ANG
+
+
+cdef inline int trumps_matched(uint64_t own, uint64_t killers) noexcept nogil:
+    """How many of the trumps ``own`` (one seat's) distinct trumps of ``killers`` (the
+    other side's) can beat, each in its own trick: a greedy maximum matching going down
+    the trumps, an opposing trump is a killer in reserve, one of ``own`` uses one up.
+    A trump beats a lower one (TAROC-RANK-1) and a Moor another Moor when played after
+    it (TAROC-RANK-2: the last one wins), so the opposing Moors join the reserve before
+    the seat's own Moors draw on it; the Matto is no trump (TAROC-RANK-1)."""
+    cdef uint64_t t = (own | killers) & TRUMPS
+    cdef int c, avail = 0, n = 0, u
+    own &= TRUMPS
+    killers &= TRUMPS
+    while t:
+        c = highest_bit(t)
+        if (MOORS >> c) & 1:
+            avail += popcount64(killers & MOORS)
+            u = popcount64(own & MOORS)
+            if u > avail:
+                u = avail
+            n += u
+            avail -= u
+            t &= ~MOORS
+            continue
+        t &= ~(<uint64_t>1 << c)
+        if (own >> c) & 1:
+            if avail:
+                avail -= 1
+                n += 1
+        else:
+            avail += 1
+    return n
+
+
+cdef inline void match_caps(Search* s, const Pos* p, int sd, uint64_t rest, int extra,
+                            int* gnat, int* mnat) noexcept nogil:
+    """Caps on the natural cards of side ``sd``'s Grande and Moors sequence
+    (TAROC-MELD-7/8) at the end of the deal.  A trump of an opposing seat ends in
+    ``sd``'s pile only in a trick ``sd`` wins, hence with a trump of ``sd`` that beats
+    it in that trick (TAROC-PLAY-4, TAROC-RANK-1/2; the Matto never wins); each of
+    ``sd``'s trumps falls in one trick, and that trick holds one card of the opposing
+    seat: so the opposing seat's trumps ``sd`` captures are matched to distinct trumps
+    of ``sd`` that beat them (trumps_matched; per seat -- one trick may hold a trump of
+    each opposing seat, so the opposing side as a whole is not matched).  Natural cards
+    of ``sd``: its pile, its hands, the discard or stock if they may still be its own
+    (``rest``: the remaining cards less the opposing side's sure ones), the captured
+    ones, and ``extra`` cards of the opponents' pile a debt may still give
+    (TAROC-MATTO-2/3/5)."""
+    cdef uint64_t zt = 0, opph = 0, base, h
+    cdef int i, gn, mn, km, u
+    for i in range(s.g.n):
+        if s.g.side[i] == sd:
+            zt |= p.hand[i] & TRUMPS
+        else:
+            opph |= p.hand[i]
+    base = p.pile[sd] | (rest & ~opph)
+    gn = popcount64(base & NATG) + extra
+    mn = popcount64(base & MOORS) + extra
+    km = popcount64(zt & ~(<uint64_t>1 << BAG))    # every trump but the Bagatto beats
+    for i in range(s.g.n):                         # or equals a Moor (TAROC-RANK-1/2)
+        if s.g.side[i] != sd:
+            h = p.hand[i] & rest
+            gn += trumps_matched(h & NATG, zt)
+            u = popcount64(h & MOORS)
+            mn += u if u < km else km
+    gnat[0] = gn
+    mnat[0] = mn
+
+
 cdef inline int side_max(Search* s, const Pos* p, int sd, uint64_t rest,
                          int loser, uint64_t osure) noexcept nogil:
     """Upper bound of side ``sd``'s final total: it takes every remaining card but the
     opponents' sure trumps ``osure`` (``rest``: the remaining cards less ``osure``),
     the discard, the stock and the last trick (combinations are monotone in the pile),
     and, if the opponents may still pay a Matto debt, their card (a pip, or any card
-    of their pile or sure trumps for combinations)."""
-    cdef uint64_t m = p.pile[sd] | rest
+    of their pile or sure trumps for combinations).  With ``match`` on, its Grande and
+    Moors sequence count only the natural cards it can still get (match_caps)."""
+    cdef uint64_t m = p.pile[sd] | rest, mo
+    cdef int gn = 99, mn = 99
     if loser == 1 - sd:
         if pays_pip(p, 1 - sd):
-            return (s.g.decl_half[sd] + 2 * melds_cached(s, m) + pile_half(m) + 1
+            if s.match:
+                match_caps(s, p, sd, rest, 0, &gn, &mn)
+            return (s.g.decl_half[sd] + 2 * melds_cached_cap(s, m, gn, mn) + pile_half(m) + 1
                     + LAST_HALF)
-        # (the scartino is never the Matto itself, TAROC-MATTO-2/5)
-        return (s.g.decl_half[sd] + 2 * melds_cached(s, m | ((p.pile[1 - sd] | osure) & ~MATB))
+        # (the scartino is never the Matto itself, TAROC-MATTO-2/5; but the Matto in
+        # the pile of a side that has won no trick goes to the opponents, TAROC-MATTO-3,
+        # and nothing is given: one 5-point card either way)
+        mo = (p.pile[1 - sd] | osure) & ~MATB
+        if p.won[1 - sd] == 0:
+            mo |= p.pile[1 - sd] & MATB
+        if s.match:
+            match_caps(s, p, sd, rest, 1, &gn, &mn)
+        return (s.g.decl_half[sd] + 2 * melds_cached_cap(s, m | mo, gn, mn)
                 + pile_half(m) + 9 + LAST_HALF)
-    return s.g.decl_half[sd] + 2 * melds_cached(s, m) + pile_half(m) + LAST_HALF
+    if s.match:
+        match_caps(s, p, sd, rest, 0, &gn, &mn)
+    return s.g.decl_half[sd] + 2 * melds_cached_cap(s, m, gn, mn) + pile_half(m) + LAST_HALF
 
 
 cdef inline int side_min(Search* s, const Pos* p, int sd, int loser,
@@ -1724,6 +1862,7 @@ cdef class DDSolver:
         self.s.sure_discard = 1
         self.s.sure_matto = 1
         self.s.merge_dead = 1
+        self.s.match = 0
         self.nplay = 0
         self.s.mtd_steps = 4
         self.s.order = 1
@@ -1782,6 +1921,8 @@ cdef class DDSolver:
         cdef int i
         for i in range(4096):   # the combination cache depends on the options
             self.s.mc_key[i] = 0
+            self.s.mc2_key[i] = 0
+            self.s.mc2_cap[i] = -1
             self.s.mc_val[i] = 0
         # |value| bounds: one side takes every card, the last trick and its declarations
         self.s.vhi = self.s.g.decl_half[1] + 174 + LAST_HALF + 2 * mall
@@ -1929,7 +2070,7 @@ cdef class DDSolver:
     # -- issue 24: one null-window probe, proven bounds, play/undo for the analysis --
 
     def set_features(self, sure=None, bounds=None, order=None, merge=None,
-                     sure_discard=None, sure_matto=None, merge_dead=None):
+                     sure_discard=None, sure_matto=None, merge_dead=None, match=None):
         """Switch search techniques on/off in one call (``None``: unchanged):
         ``sure`` the sure-trump bounds (issue 24), ``sure_discard`` the discard counted
         for its side once that side has won a trick (issue 24), ``bounds`` the sure-point bounds,
@@ -1943,6 +2084,8 @@ cdef class DDSolver:
             self.s.sure_matto = 1 if sure_matto else 0
         if merge_dead is not None:
             self.s.merge_dead = 1 if merge_dead else 0
+        if match is not None:
+            self.s.match = 1 if match else 0
         if bounds is not None:
             self.s.bounds = 1 if bounds else 0
         if order is not None:
@@ -1954,6 +2097,7 @@ cdef class DDSolver:
     def features(self) -> dict:
         return {"sure": bool(self.s.sure), "sure_discard": bool(self.s.sure_discard),
                 "sure_matto": bool(self.s.sure_matto), "merge_dead": bool(self.s.merge_dead),
+                "match": bool(self.s.match),
                 "bounds": bool(self.s.bounds),
                 "order": self.s.order, "merge": bool(self.s.merge),
                 "canon": bool(self.s.canon), "mtd_steps": self.s.mtd_steps}

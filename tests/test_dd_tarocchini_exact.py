@@ -15,6 +15,7 @@ from test_dd_tarocchini import MAT, brute, random_endgame
 
 from solver.core import tarocchini as ct
 from solver.dd import tarocchini as dd
+from solver.games import tarocchini as tg
 
 
 def _endgames(seed: int, count: int, sizes=(3, 4)):
@@ -80,12 +81,12 @@ def test_features_never_change_a_value():
         s = _solver_for(st)
         vals = set()
         for feats in ({"sure": True}, {"sure": False}, {"sure_discard": False},
-                      {"sure_matto": False}, {"merge_dead": False},
+                      {"sure_matto": False}, {"merge_dead": False}, {"match": False},
                       {"sure": True, "order": 0},
                       {"sure": True, "bounds": False}, {"sure": True, "merge": False}):
             s.set_features(**{"bounds": True, "order": 1, "merge": True, "sure": True,
                               "sure_discard": True, "sure_matto": True, "merge_dead": True,
-                              **feats})
+                              "match": True, **feats})
             s.set_position(*ct.position_of_state(st).args())
             v, lo, hi, _, ok = s.solve(0, 0, 0.0)
             assert ok and lo == hi == v
@@ -257,3 +258,164 @@ def test_diagnostics_count_every_node_and_probe():
         assert sum(d["probes"]) == stats["tt_probes"] == len(d["trace"])
         assert sum(d["hits"]) == stats["tt_hits"]
         assert d["moves"] >= d["moves_ub"] > 0
+
+
+def _matto_lost_endgames(seed: int, count: int, sizes=(2, 3)):
+    # endgames where one side has played the Matto to a trick it lost and has won no
+    # trick (its pile is the Matto, it owes a scartino, TAROC-MATTO-2): if it wins none
+    # of the tricks left, the Matto goes to the opponents (TAROC-MATTO-3), who may then
+    # complete a combination with it (TAROC-MELD-2/5); mostly low cards for that side
+    rng = random.Random(seed)
+    low = [c for c in range(62) if c < 40 and c % 10 <= 5] + list(range(41, 50))
+    for i in range(count):
+        n = 4 if i % 2 else 3
+        k = sizes[i % len(sizes)]
+        y = rng.randrange(2)
+        if n == 4:
+            side_of = (0, 1, 0, 1)
+            declarer = None
+        else:
+            declarer = rng.randrange(3)
+            side_of = tuple(0 if s == declarer else 1 for s in range(3))
+        pool = [c for c in range(61)]
+        rng.shuffle(pool)
+        hands = [0] * n
+        for seat in range(n):
+            src = low if side_of[seat] == y and rng.random() < 0.7 else pool
+            got = [c for c in src if c in pool][:k] if src is low else pool[:k]
+            if src is low:
+                rng.shuffle(got)
+            for c in got:
+                pool.remove(c)
+                hands[seat] |= 1 << c
+        other = [c for c in pool[:rng.randrange(8, 15)]]
+        other += [c for c in (60, 59, 40) if c in pool and rng.random() < 0.6]
+        piles = [0, 0]
+        piles[y] = 1 << MAT
+        for c in set(other):
+            piles[1 - y] |= 1 << c
+        won = [0, 0]
+        won[1 - y] = 4
+        owed = [0, 0]
+        owed[y] = 1
+        opts = {"game": "ottocento" if n == 4 else "terziglio", "signals": "none",
+                "contatore_multi_use": rng.random() < 0.5}
+        kw = {"dealer": rng.randrange(4)} if n == 4 else {"declarer": declarer,
+                                                            "contract": "solo"}
+        yield tg.TarocchiniState.from_play(hands, rng.randrange(n), opts, piles=piles,
+                                           tricks_won=won, owed=owed, **kw)
+
+
+def test_bounds_give_the_opponents_the_matto_of_a_side_that_won_no_trick():
+    # TAROC-MATTO-3: the Matto of a side that wins no trick goes to the opponents (no
+    # scartino is given): their greatest total counts it in their combinations
+    # (TAROC-MELD-2 the Tarocchi cricca, TAROC-MELD-5 a contatore); the bounds hold the
+    # brute-force value, and the search with the bounds finds it
+    for st in _matto_lost_endgames(41, 80):
+        want = brute(st, prune=True)
+        s = _solver_for(st)
+        lo, hi = s.bounds()
+        assert lo <= want <= hi
+        v, lo2, hi2, _, ok = s.solve(0, 0, 0.0)
+        assert ok and v == lo2 == hi2 == want
+    # the case that was wrong: the declarer (side 0) played the Matto and lost; he
+    # cannot win a trick with S-A S-6 against T16..T13, so side 1 gets the Matto and
+    # with ANG MON BAG in its pile the Tarocchi cricca of 4 (36, not 18): value 214,
+    # the bound said at most 168
+    def b(*cards):
+        return sum(1 << c for c in cards)
+    g = ct.make_game(3, (0, 1, 1))
+    pos = ct.make_position(g, [b(0, 1), b(56, 55), b(54, 53)], leader=1,
+                           piles=(b(MAT), b(60, 59, 40, 19, 29)), owed=(1, 0), won=(0, 3))
+    s = ct.DDSolver(12)
+    s.configure(*g.args())
+    s.set_position(*pos.args())
+    lo, hi = s.bounds()
+    assert lo <= 214 <= hi
+    assert s.solve(0, 0, 0.0)[:3] == (214, 214, 214)
+
+
+def _grande_endgames(seed: int, count: int, k: int):
+    # endgames where the Angelo's side may still score a long Grande from the other
+    # side's trumps: the Angelo and a few low trumps in one hand, the high ones
+    # (MON SOL LUN T16..) with the opponents, who hold more of them than that side
+    # holds trumps to beat them (TAROC-MELD-7, TAROC-RANK-1); some Moors each
+    # (TAROC-MELD-8, TAROC-RANK-2), the Matto sometimes still in a hand
+    rng = random.Random(seed)
+    for i in range(count):
+        n = 4 if i % 2 else 3
+        declarer = rng.randrange(3)
+        side_of = (0, 1, 0, 1) if n == 4 else tuple(0 if s == declarer else 1
+                                                     for s in range(3))
+        z = rng.randrange(2)
+        zs = [seat for seat in range(n) if side_of[seat] == z]
+        high = list(range(54, 60))
+        low = list(range(41, 54))
+        plain = list(range(40)) + ([MAT] if rng.random() < 0.5 else [])
+        for x in (high, low, plain):
+            rng.shuffle(x)
+        hands = [0] * n
+        hands[zs[0]] |= 1 << 60
+        take = {seat: k - (seat == zs[0]) for seat in range(n)}
+        for seat in range(n):
+            want_t = rng.randrange(1, 3) if side_of[seat] == z else rng.randrange(2, k + 1)
+            src = low if side_of[seat] == z else high
+            for _ in range(min(want_t, take[seat])):
+                pool = src if src else low
+                hands[seat] |= 1 << pool.pop()
+                take[seat] -= 1
+            for _ in range(take[seat]):
+                hands[seat] |= 1 << plain.pop()
+        piles = [0, 0]
+        for c in high + low[:rng.randrange(0, 6)]:
+            piles[z if rng.random() < 0.6 else 1 - z] |= 1 << c
+        for c in plain[:rng.randrange(4, 12)]:
+            piles[rng.randrange(2)] |= 1 << c
+        won = [1 + rng.randrange(3), 1 + rng.randrange(3)]
+        opts = {"game": "ottocento" if n == 4 else "terziglio", "signals": "none",
+                "contatore_multi_use": rng.random() < 0.5}
+        kw = {"dealer": rng.randrange(4)} if n == 4 else {"declarer": declarer,
+                                                            "contract": "solo"}
+        yield tg.TarocchiniState.from_play(hands, rng.randrange(n), opts, piles=piles,
+                                           tricks_won=won, **kw)
+
+
+def _check_match_bounds(states) -> tuple[int, int]:
+    seen = tighter = 0
+    for st in states:
+        want = brute(st, prune=True)
+        s = _solver_for(st)
+        s.set_features(match=False)
+        lo0, hi0 = s.bounds()
+        off = s.solve(0, 0, 0.0)
+        s.set_features(match=True)
+        lo1, hi1 = s.bounds()
+        s.set_position(*ct.position_of_state(st).args())
+        on = s.solve(0, 0, 0.0)
+        assert lo0 <= lo1 <= want <= hi1 <= hi0
+        assert on[0] == off[0] == want and on[4] and off[4]
+        seen += 1
+        tighter += (lo1, hi1) != (lo0, hi0)
+    return seen, tighter
+
+
+def test_trump_matching_caps_the_grande_and_the_moors():
+    # TAROC-PLAY-4, TAROC-RANK-1/2: an opposing seat's trump ends in a side's pile only
+    # in a trick that side wins with a trump beating it, one such trick per trump of
+    # the side and per opposing card of that seat: the side's Grande (TAROC-MELD-7) and
+    # Moors sequence (TAROC-MELD-8) count at most the natural cards it holds, has
+    # captured or can so capture (greedy maximum matching per opposing seat), plus a
+    # card a Matto debt may still bring (TAROC-MATTO-2/5): the bounds hold the
+    # brute-force value, are never wider and are narrower somewhere; the values are
+    # the same with the caps on or off
+    seen, tighter = _check_match_bounds(_grande_endgames(42, 40, 3))
+    assert seen == 40 and tighter >= 8
+    seen, tighter = _check_match_bounds(st for st in _endgames(43, 30, sizes=(3, 4))
+                                        if not st.trick)
+    assert seen >= 15
+
+
+@pytest.mark.slow
+def test_trump_matching_caps_the_grande_and_the_moors_large():
+    seen, tighter = _check_match_bounds(_grande_endgames(44, 200, 4))
+    assert seen == 200 and tighter >= 50
