@@ -1,7 +1,8 @@
 """Recorded decisions judged by the true deal's double-dummy values (issue 28, item 4).
 
     python benchmarks/decision_set.py record --game coinche [--deals 60] [--rate 0.25]
-        [--players heuristic] [--seed 0]      -> benchmarks/decisions/<game>-<players>.json
+        [--players heuristic] [--seed 0] [--option players=4 ...]
+        -> benchmarks/decisions/<game>-<players>.json (Tarot: tarot<n>-<players>.json)
     python benchmarks/decision_set.py eval SET.json --agent SPEC [--agent SPEC ...]
         mean loss per decision (points of the deal) with its 95% interval, the mean
         decision time, and every agent paired with the first one (gain: the first's
@@ -32,10 +33,27 @@ from solver.play_model import play_model
 HERE = Path(__file__).parent
 
 
+def parse_options(pairs: list[str]) -> dict:
+    """``KEY=VALUE`` game options (integers and true/false converted)."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--option wants KEY=VALUE, got {pair!r}")
+        out[key] = int(value) if value.lstrip("-").isdigit() else \
+            {"true": True, "false": False}.get(value, value)
+    return out
+
+
 def cmd_record(args) -> None:
-    ds = D.record_decisions(args.game, args.deals, args.seed, args.rate, args.players)
+    options = parse_options(args.option)
+    ds = D.record_decisions(args.game, args.deals, args.seed, args.rate, args.players,
+                            options)
     name = re.sub(r"[^A-Za-z0-9=.]+", "_", args.players)
-    out = Path(args.out or HERE / "decisions" / f"{args.game}-{name}.json")
+    game = args.game
+    if game == "tarot":
+        game += str(options.get("players", 4))
+    out = Path(args.out or HERE / "decisions" / f"{game}-{name}.json")
     out.parent.mkdir(exist_ok=True)
     D.save(ds, str(out))
     print(f"{len(ds)} decisions from {args.deals} deals -> {out}")
@@ -125,6 +143,8 @@ def main() -> None:
     r.add_argument("--rate", type=float, default=0.25)
     r.add_argument("--players", default="heuristic")
     r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--option", action="append", default=[],
+                   help="a game option KEY=VALUE (Tarot: players=3, 4 or 5)")
     r.add_argument("--out")
     e = sub.add_parser("eval")
     e.add_argument("set")
