@@ -74,7 +74,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "auction": ("coinche", "belote", "tarot", "tarocchini"),
                  # the play model (solver.play_model) exists for these three
-                 "infer": ("coinche", "belote", "tarot"), "pool": ("coinche", "belote", "tarot")}
+                 "infer": ("coinche", "belote", "tarot"), "pool": ("coinche", "belote", "tarot"),
+                 "ess": ("coinche", "belote", "tarot")}
 
 
 def agent_options(name: str) -> list[str]:
