@@ -10,7 +10,8 @@
     python benchmarks/decision_set.py model SET.json [--eps 0.05 0.1 ...]
         the play model (solver.play_model) on the set's deals: how often the heuristic
         picks the card each other seat played (its true hand), the log-loss per such
-        card for each eps, and where the true hands rank by weight among uniform draws
+        card for each eps, where the true hands rank by weight among uniform draws, the
+        time to weigh a draw and the effective size of the draws' weights
 
 The judge and the loss are defined in ``solver/decisions.py``. Everything is seeded:
 the same command gives the same figures (the times aside).
@@ -23,11 +24,13 @@ import math
 import random
 import re
 import statistics
+import time
 from pathlib import Path
 
 from solver import decisions as D
 from solver.cards import bit_list
 from solver.constraints import holdings_sampler
+from solver.pimc import effective_size
 from solver.play_model import play_model
 
 HERE = Path(__file__).parent
@@ -94,6 +97,8 @@ def cmd_model(args) -> None:
     ranks = []
     top10 = 0
     ranked = 0
+    weigh: list[float] = []  # seconds to weigh one draw, per decision
+    sizes: list[float] = []  # the effective size of the draws' weights, per decision
     for i, d in enumerate(ds):
         st = d.state()
         model = play_model(st, d.seat, args.eps[0])
@@ -111,7 +116,11 @@ def cmd_model(args) -> None:
         lw_true = model.log_weight(true)
         draw = holdings_sampler(st, d.seat)
         rng = random.Random(f"model-{i}")
-        lws = [model.log_weight(draw(rng)) for _ in range(args.draws)]
+        pool = [draw(rng) for _ in range(args.draws)]
+        start = time.perf_counter()
+        lws = [model.log_weight(h) for h in pool]
+        weigh.append((time.perf_counter() - start) / len(pool))
+        sizes.append(effective_size(lws))
         if len(set(lws)) == 1 and lws[0] == lw_true:
             continue  # no information at this decision
         below = sum(x < lw_true for x in lws) + 0.5 * sum(x == lw_true for x in lws)
@@ -132,6 +141,10 @@ def cmd_model(args) -> None:
         print(f"true hands vs {args.draws} uniform draws at {ranked} decisions: mean share of"
               f" draws weighing less {statistics.mean(ranks):.1%} (50% = no information),"
               f" in the top 10% by weight {top10 / ranked:.1%} (10% = none)")
+    if weigh:
+        print(f"weighing a draw: median {statistics.median(weigh) * 1e6:.0f} µs, max"
+              f" {max(weigh) * 1e6:.0f} µs; effective size of the {args.draws} draws' weights"
+              f" (eps {args.eps[0]}): median {statistics.median(sizes):.1f}")
 
 
 def main() -> None:
