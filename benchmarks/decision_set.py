@@ -6,7 +6,7 @@
     python benchmarks/decision_set.py eval SET.json --agent SPEC [--agent SPEC ...]
         mean loss per decision (points of the deal) with its 95% interval, the mean
         decision time, and every agent paired with the first one (gain: the first's
-        loss minus its own, > 0 = better)
+        loss minus its own, > 0 = better); --dump FILE: the losses per decision
     python benchmarks/decision_set.py model SET.json [--eps 0.05 0.1 ...]
         the play model (solver.play_model) on the set's deals: how often the heuristic
         picks the card each other seat played (its true hand), the log-loss per such
@@ -20,6 +20,7 @@ the same command gives the same figures (the times aside).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import re
@@ -75,6 +76,9 @@ def cmd_eval(args) -> None:
                 flush=True)
 
     scored = D.evaluate_all(ds, args.agent, args.seed, progress)
+    if args.dump:
+        with open(args.dump, "w") as f:
+            json.dump({s.spec: {"losses": s.losses, "times": s.times} for s in scored}, f)
     print("| agent | mean loss | 95% CI | mean s | p90 s | gain vs first (its loss less) | 95% CI |")
     print("|---|---|---|---|---|---|---|")
     for k, s in enumerate(scored):
@@ -164,6 +168,7 @@ def main() -> None:
     e.add_argument("--agent", action="append", required=True)
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--limit", type=int)
+    e.add_argument("--dump", help="write every agent's loss and time per decision (JSON)")
     m = sub.add_parser("model")
     m.add_argument("set")
     m.add_argument("--eps", type=float, nargs="+", default=[0.02, 0.05, 0.1, 0.2, 0.3])
