@@ -1,15 +1,17 @@
 """Recorded decisions judged by the true deal's double-dummy values (issue 28, item 4).
 
     python benchmarks/decision_set.py record --game coinche [--deals 60] [--rate 0.25]
-        [--players heuristic] [--seed 0]      -> benchmarks/decisions/<game>-<players>.json
+        [--players heuristic] [--seed 0] [--option players=4 ...]
+        -> benchmarks/decisions/<game>-<players>.json (Tarot: tarot<n>-<players>.json)
     python benchmarks/decision_set.py eval SET.json --agent SPEC [--agent SPEC ...]
         mean loss per decision (points of the deal) with its 95% interval, the mean
         decision time, and every agent paired with the first one (gain: the first's
-        loss minus its own, > 0 = better)
+        loss minus its own, > 0 = better); --dump FILE: the losses per decision
     python benchmarks/decision_set.py model SET.json [--eps 0.05 0.1 ...]
         the play model (solver.play_model) on the set's deals: how often the heuristic
         picks the card each other seat played (its true hand), the log-loss per such
-        card for each eps, and where the true hands rank by weight among uniform draws
+        card for each eps, where the true hands rank by weight among uniform draws, the
+        time to weigh a draw and the effective size of the draws' weights
 
 The judge and the loss are defined in ``solver/decisions.py``. Everything is seeded:
 the same command gives the same figures (the times aside).
@@ -18,24 +20,44 @@ the same command gives the same figures (the times aside).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import re
 import statistics
+import time
 from pathlib import Path
 
 from solver import decisions as D
 from solver.cards import bit_list
 from solver.constraints import holdings_sampler
+from solver.pimc import effective_size
 from solver.play_model import play_model
 
 HERE = Path(__file__).parent
 
 
+def parse_options(pairs: list[str]) -> dict:
+    """``KEY=VALUE`` game options (integers and true/false converted)."""
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise SystemExit(f"--option wants KEY=VALUE, got {pair!r}")
+        out[key] = int(value) if value.lstrip("-").isdigit() else \
+            {"true": True, "false": False}.get(value, value)
+    return out
+
+
 def cmd_record(args) -> None:
-    ds = D.record_decisions(args.game, args.deals, args.seed, args.rate, args.players)
+    options = parse_options(args.option)
+    ds = D.record_decisions(args.game, args.deals, args.seed, args.rate, args.players,
+                            options)
     name = re.sub(r"[^A-Za-z0-9=.]+", "_", args.players)
-    out = Path(args.out or HERE / "decisions" / f"{args.game}-{name}.json")
+    game = args.game
+    if game == "tarot":
+        game += str(options.get("players", 4))
+    out = Path(args.out or HERE / "decisions" / f"{game}-{name}.json")
     out.parent.mkdir(exist_ok=True)
     D.save(ds, str(out))
     print(f"{len(ds)} decisions from {args.deals} deals -> {out}")
@@ -54,6 +76,9 @@ def cmd_eval(args) -> None:
                 flush=True)
 
     scored = D.evaluate_all(ds, args.agent, args.seed, progress)
+    if args.dump:
+        with open(args.dump, "w") as f:
+            json.dump({s.spec: {"losses": s.losses, "times": s.times} for s in scored}, f)
     print("| agent | mean loss | 95% CI | mean s | p90 s | gain vs first (its loss less) | 95% CI |")
     print("|---|---|---|---|---|---|---|")
     for k, s in enumerate(scored):
@@ -76,6 +101,8 @@ def cmd_model(args) -> None:
     ranks = []
     top10 = 0
     ranked = 0
+    weigh: list[float] = []  # seconds to weigh one draw, per decision
+    sizes: list[float] = []  # the effective size of the draws' weights, per decision
     for i, d in enumerate(ds):
         st = d.state()
         model = play_model(st, d.seat, args.eps[0])
@@ -93,7 +120,11 @@ def cmd_model(args) -> None:
         lw_true = model.log_weight(true)
         draw = holdings_sampler(st, d.seat)
         rng = random.Random(f"model-{i}")
-        lws = [model.log_weight(draw(rng)) for _ in range(args.draws)]
+        pool = [draw(rng) for _ in range(args.draws)]
+        start = time.perf_counter()
+        lws = [model.log_weight(h) for h in pool]
+        weigh.append((time.perf_counter() - start) / len(pool))
+        sizes.append(effective_size(lws))
         if len(set(lws)) == 1 and lws[0] == lw_true:
             continue  # no information at this decision
         below = sum(x < lw_true for x in lws) + 0.5 * sum(x == lw_true for x in lws)
@@ -114,6 +145,10 @@ def cmd_model(args) -> None:
         print(f"true hands vs {args.draws} uniform draws at {ranked} decisions: mean share of"
               f" draws weighing less {statistics.mean(ranks):.1%} (50% = no information),"
               f" in the top 10% by weight {top10 / ranked:.1%} (10% = none)")
+    if weigh:
+        print(f"weighing a draw: median {statistics.median(weigh) * 1e6:.0f} µs, max"
+              f" {max(weigh) * 1e6:.0f} µs; effective size of the {args.draws} draws' weights"
+              f" (eps {args.eps[0]}): median {statistics.median(sizes):.1f}")
 
 
 def main() -> None:
@@ -125,12 +160,15 @@ def main() -> None:
     r.add_argument("--rate", type=float, default=0.25)
     r.add_argument("--players", default="heuristic")
     r.add_argument("--seed", type=int, default=0)
+    r.add_argument("--option", action="append", default=[],
+                   help="a game option KEY=VALUE (Tarot: players=3, 4 or 5)")
     r.add_argument("--out")
     e = sub.add_parser("eval")
     e.add_argument("set")
     e.add_argument("--agent", action="append", required=True)
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--limit", type=int)
+    e.add_argument("--dump", help="write every agent's loss and time per decision (JSON)")
     m = sub.add_parser("model")
     m.add_argument("set")
     m.add_argument("--eps", type=float, nargs="+", default=[0.02, 0.05, 0.1, 0.2, 0.3])

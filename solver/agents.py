@@ -70,11 +70,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 # agent options that mean something only in some games (the horizon search exists in
 # Tarot and Tarocchini; world inference from the auction in these four, from the play
-# in Belote and Coinche)
+# in Belote, Coinche and Tarot)
 GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "auction": ("coinche", "belote", "tarot", "tarocchini"),
-                 # the play model (solver.play_model) exists for these two
-                 "infer": ("coinche", "belote"), "pool": ("coinche", "belote")}
+                 # the play model (solver.play_model) exists for these three
+                 "infer": ("coinche", "belote", "tarot"), "pool": ("coinche", "belote", "tarot"),
+                 "ess": ("coinche", "belote", "tarot")}
 
 
 def agent_options(name: str) -> list[str]:

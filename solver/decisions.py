@@ -17,6 +17,13 @@ unbiased for how far its cards fall short of that ideal, inference included (a
 uniform-worlds PIMC judge would instead reward agreeing with uniform PIMC). It is
 noisy per decision; comparing two agents on the same decisions (``paired``) removes
 most of the noise.
+
+French Tarot: a full deal is out of reach of the exact search early in the deal, so
+the judge is the oracle's search on the true deal (``pimc.OracleAgent``: exact from 8
+tricks left in 4p, else one trick deeper than pimc's own horizon, 4x its node budget),
+scored as ``T``, the per-defender amount of TAROT-SCORE-1 (the taker's gain is
+(players - 1) T, a defender's -T). Before the exact range a card's value is the
+horizon search's estimate, so the judge there is strong but not perfect.
 """
 
 from __future__ import annotations
@@ -35,7 +42,7 @@ from .errors import AtoutError
 from .games import get_game
 from .games.base import GameState
 
-JUDGE_GAMES = ("belote", "coinche")
+JUDGE_GAMES = ("belote", "coinche", "tarot")
 
 
 @dataclass
@@ -61,13 +68,22 @@ class Decision:
         return st
 
 
-def judge_values(state: GameState, seat: int) -> dict[str, float]:
+def judge_values(state: GameState, seat: int) -> dict[str, float] | None:
     """Each legal card's double-dummy value on the true deal, as ``seat``'s gain (the
-    deal's score, contract and all: ``PimcAgent``'s objective ``mean``)."""
-    from .pimc import PimcAgent
+    deal's score, contract and all: ``PimcAgent``'s objective ``mean``; Tarot: the
+    oracle's search, see the module's docstring). None when the search could not value
+    every card within its node budget (the decision is then left out)."""
+    from .pimc import OracleAgent, PimcAgent, seat_sign
 
     if state.game not in JUDGE_GAMES:
         raise AtoutError(f"no decision judge for {state.game}")
+    if state.game == "tarot":
+        oracle = OracleAgent()
+        results = oracle.solve_cards(state, oracle.horizon_for(state))
+        if any(r.value is None for r in results.values()):
+            return None
+        sign = seat_sign(state, seat)
+        return {state.move_token(m): sign * float(r.value) for m, r in results.items()}
     solve = PimcAgent(worlds=1)._world_solver(state, seat, None)
     holdings = [bit_list(h) for h in state.hands]
     sign, values, _ = solve((holdings, None, None))
@@ -79,16 +95,20 @@ def record_decisions(game: str, deals: int, seed: int = 0, rate: float = 0.2,
                      options: dict[str, Any] | None = None) -> list[Decision]:
     """Card decisions from ``deals`` seeded deals played by ``players`` in every seat,
     each kept with probability ``rate`` (seeded) when the seat has two legal cards or
-    more. Deal ``i`` has seed ``seed * 1_000_003 + i`` and dealer ``i % 4``."""
+    more (and the judge valued every card). Deal ``i`` has seed ``seed * 1_000_003 +
+    i`` and dealer ``i % seats``."""
     module = get_game(game)
     options = dict(options or {})
-    pick = random.Random(f"decisions-{game}-{seed}")
+    tag = "".join(f"-{k}={v}" for k, v in sorted(options.items()))
+    pick = random.Random(f"decisions-{game}-{seed}{tag}")
+    seats = len(module.new_state(options=options, seed=0).hands)
     out: list[Decision] = []
     for i in range(deals):
         deal_seed = seed * 1_000_003 + i
-        st = module.new_state(options=options, dealer=i % 4, seed=deal_seed)
+        dealer = i % seats
+        st = module.new_state(options=options, dealer=dealer, seed=deal_seed)
         agents = []
-        for s in range(4):
+        for s in range(seats):
             agent = make_agent(players, game=game)
             agent.reset(deal_seed * 16 + s)
             agents.append(agent)
@@ -99,9 +119,11 @@ def record_decisions(game: str, deals: int, seed: int = 0, rate: float = 0.2,
             only_cards = all(m.kind in ("card", "belote") for m in legal)
             if st.phase == "play" and only_cards and len(cards) > 1 \
                     and pick.random() < rate:
-                out.append(Decision(game, options, i % 4, deal_seed,
-                                    list(st.to_record().moves), seat,
-                                    judge_values(st, seat), players))
+                values = judge_values(st, seat)
+                if values is not None:
+                    out.append(Decision(game, options, dealer, deal_seed,
+                                        list(st.to_record().moves), seat, values,
+                                        players))
             st.play(agents[seat].choose(st, seat))
     return out
 

@@ -37,6 +37,7 @@ import math
 import random
 import time
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 from . import constraints, dd, inference, parallel
@@ -138,6 +139,31 @@ def resample(log_weights: list[float], count: int, rng: random.Random
     for _ in range(count):
         hits[min(bisect.bisect_right(cum, rng.random() * run), len(cum) - 1)] += 1
     return sorted(hits.items())
+
+
+def effective_size(log_weights: Sequence[float]) -> float:
+    """Kish's effective sample size of weights ``exp(log_weights)``: (sum w)^2 / sum w^2
+    (from 1, one world carries all the weight, to the count, equal weights)."""
+    top = max(log_weights)
+    w = [math.exp(x - top) for x in log_weights]
+    return sum(w) ** 2 / sum(x * x for x in w)
+
+
+def temper(log_weights: Sequence[float], floor: float) -> float:
+    """The largest power ``b`` in (0, 1] of the weights (``b * log_weights``) whose
+    effective sample size is at least ``floor`` (1 when the weights have it already; a
+    bisection, to 1/1024, else). A likelihood of many past cards makes a few draws of the
+    pool carry all the weight; tempering keeps enough distinct worlds to average over."""
+    if floor <= 1 or effective_size(log_weights) >= floor:
+        return 1.0
+    lo, hi = 0.0, 1.0  # ESS(lo) >= floor > ESS(hi)
+    while hi - lo > 1 / 1024:
+        mid = (lo + hi) / 2
+        if effective_size([mid * x for x in log_weights]) >= floor:
+            lo = mid
+        else:
+            hi = mid
+    return lo
 
 
 class _CardAgent(Agent):
@@ -283,17 +309,21 @@ class PimcAgent(_CardAgent):
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
                  prune: bool = True, search: str = "now", infer: float = 0.0,
-                 pool: int = 4, exact: int = 0):
+                 pool: int = 4, ess: float = 0.0, exact: int = 0):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
-        # worlds weighted by the others' play (solver.play_model; Belote, Coinche):
-        # ``infer`` is the model's eps (0: off); ``pool`` x ``worlds`` uniform draws are
-        # resampled by their likelihood down to ``worlds`` (repeats solved once)
+        # worlds weighted by the others' play (solver.play_model; Belote, Coinche,
+        # Tarot): ``infer`` is the model's eps (0: off); ``pool`` x ``worlds`` uniform
+        # draws are resampled by their likelihood down to ``worlds`` (repeats solved
+        # once); ``ess``: the likelihood is tempered (``temper``) so that the pool's
+        # effective size stays at least ``ess`` x ``worlds`` (0: never tempered)
         if isinstance(infer, bool) or not isinstance(infer, (int, float)) \
                 or not 0 <= infer < 1:
             raise OptionError(f"pimc: infer must be a number in [0, 1), got {infer!r}")
         if isinstance(pool, bool) or not isinstance(pool, int) or pool < 1:
             raise OptionError(f"pimc: pool must be a positive integer, got {pool!r}")
-        self.infer, self.pool = float(infer), pool
+        if isinstance(ess, bool) or not isinstance(ess, (int, float)) or not 0 <= ess <= 1:
+            raise OptionError(f"pimc: ess must be a number in [0, 1], got {ess!r}")
+        self.infer, self.pool, self.ess = float(infer), pool, float(ess)
         # single-dummy exact: when at most ``exact`` worlds are consistent with what the
         # seat knows, every one of them is solved (no sampling, no elimination)
         if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
@@ -433,14 +463,17 @@ class PimcAgent(_CardAgent):
                 break
             logs.append(model.log_weight(h))
         draws = draws[:len(logs)]
+        power = temper(logs, self.ess * self.worlds) if self.ess else 1.0
+        if power < 1:
+            logs = [power * x for x in logs]
         if every:
             top = max(logs)
-            return draws, [math.exp(x - top) for x in logs], {"pool": len(draws),
-                                                              "distinct": len(draws)}
+            return draws, [math.exp(x - top) for x in logs], {
+                "pool": len(draws), "distinct": len(draws), "power": power}
         picks = resample(logs, min(self.worlds, len(draws)),
                          random.Random(self.rng.randrange(1 << 62)))
         return ([draws[i] for i, _ in picks], [float(k) for _, k in picks],
-                {"pool": len(draws), "distinct": len(picks)})
+                {"pool": len(draws), "distinct": len(picks), "power": power})
 
     def _world_solver(self, state: GameState, seat: int, horizon: int | None):
         """``solve((holdings, only, start))`` -> (sign, {card: value}, horizon used)

@@ -1,20 +1,21 @@
 """The recorded decision set and its judge (solver/decisions.py): the double-dummy
 value of each legal card on the true deal (BELOTE-PLAY-*, COINCHE-SCORE-* through the
-deal's net score)."""
+deal's net score; Tarot: the oracle's search scored as T, TAROT-SCORE-1)."""
 
 import pytest
 
 from solver import decisions as D
 
 
-@pytest.mark.parametrize("game", ["coinche", "belote"])
-def test_record_is_seeded_and_the_oracle_loses_nothing(game, tmp_path):
-    ds = D.record_decisions(game, 3, seed=4, rate=0.3)
+@pytest.mark.parametrize("game, options", [("coinche", {}), ("belote", {}),
+                                           ("tarot", {"players": 4})])
+def test_record_is_seeded_and_the_oracle_loses_nothing(game, options, tmp_path):
+    ds = D.record_decisions(game, 3, seed=4, rate=0.3, options=options)
     assert ds and all(len(d.values) > 1 for d in ds)
     path = tmp_path / "set.json"
     D.save(ds, str(path))
     again = D.load(str(path))
-    assert again == D.record_decisions(game, 3, seed=4, rate=0.3)
+    assert again == D.record_decisions(game, 3, seed=4, rate=0.3, options=options)
     for d in again:
         st = d.state()
         assert st.to_act == d.seat

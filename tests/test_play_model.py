@@ -119,6 +119,19 @@ def test_resample_is_proportional_and_seeded():
     assert resample([-1e9, 0.0], 10, random.Random(0)) == [(1, 10)]
 
 
+def test_temper_keeps_the_effective_size_asked_for():
+    from solver.pimc import effective_size, temper
+
+    assert effective_size([0.0] * 8) == pytest.approx(8)
+    assert effective_size([0.0, -1e9, -1e9]) == pytest.approx(1)
+    logs = [-40.0 * i for i in range(100)]  # one draw carries nearly all the weight
+    assert temper(logs, 1) == 1.0 and temper([0.0] * 5, 5) == 1.0
+    b = temper(logs, 20)
+    assert 0 < b < 1
+    assert effective_size([b * x for x in logs]) >= 20
+    assert effective_size([(b + 2 / 1024) * x for x in logs]) < 20  # the largest power
+
+
 def test_weighted_prune_with_unit_weights_is_the_unweighted_test():
     from solver.games.base import Move
 
@@ -141,12 +154,16 @@ def test_infer_option_is_checked():
             PimcAgent(infer=bad)
     with pytest.raises(OptionError):
         PimcAgent(pool=0)
-    # no model (Tarot): the worlds are the uniform draws, and the spec is refused
-    assert play_model(get_game("tarot").new_state(seed=1), 0, 0.1) is None
+    for bad in (-0.1, 1.5, "x", True):
+        with pytest.raises(OptionError):
+            PimcAgent(ess=bad)
+    # no model (Tarocchini): the worlds are the uniform draws, and the spec is refused
+    assert play_model(get_game("tarocchini").new_state(seed=1), 0, 0.1) is None
     from solver.agents import make_agent
 
-    with pytest.raises(OptionError):
-        make_agent("pimc:infer=0.1", game="tarot")
+    for spec in ("pimc:infer=0.1", "pimc:infer=0.1,ess=0.5"):
+        with pytest.raises(OptionError):
+            make_agent(spec, game="tarocchini")
     assert make_agent("pimc:infer=0.1,pool=2,exact=50", game="belote").exact == 50
 
 
