@@ -723,16 +723,21 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
     # (seat_sure_trumps)
     cdef int k = 0, kl = 0, credit, lead
     cdef int L = p.tally.leader
-    cdef uint64_t above = TRUMPS
-    if (own0 & TRUMPS) and exc6_safe:
-        k = (sure_trump_tricks(p, side, other0 & TRUMPS) if p.sure_match
-             else max_masters(p, side, other0 & TRUMPS))
-        if other0 & TRUMPS:
-            above = TRUMPS & ~((<uint64_t>2 << highest_bit(other0 & TRUMPS)) - 1)
-        kl = (seat_sure_trumps(p, L, other0 & TRUMPS) if p.sure_match
-              else popcount64(p.hand[L][0] & above))
+    cdef int trumps_sure = (own0 & TRUMPS) != 0 and exc6_safe
+    cdef uint64_t other_t = other0 & TRUMPS, above = TRUMPS
+    if trumps_sure:
+        k = (sure_trump_tricks(p, side, other_t) if p.sure_match
+             else max_masters(p, side, other_t))
     credit = p.n * k
     if lead_q > 0 and p.side[L] == side:
+        if trumps_sure:
+            # the leader's own sure trump tricks, after his quick tricks
+            if p.sure_match:
+                kl = seat_sure_trumps(p, L, other_t)
+            else:
+                if other_t:
+                    above = TRUMPS & ~((<uint64_t>2 << highest_bit(other_t)) - 1)
+                kl = popcount64(p.hand[L][0] & above)
         lead = lead_pts + (p.n - 1) * lead_q + p.n * kl
         if lead > credit:
             credit = lead

@@ -344,6 +344,28 @@ def format_hands(state: GameState) -> str:
     return "\n".join(lines)
 
 
+def stop_reason(a: dict[str, Any]) -> str:
+    """What stopped an exact analysis (Tarot, Tarocchini), for "stopped by ..."; empty
+    when it finished."""
+    return {"deadline": f"the deadline ({a['deadline']:g} s)",
+            "node_budget": "the node budget (--node-budget)"}.get(a.get("stopped") or "", "")
+
+
+def cards_heading(a: dict[str, Any], bound: str) -> str:
+    """The heading of an exact analysis's card table: exact, or how many are and that the
+    others are horizon estimates, not bounded by the proven ``bound`` (T, margin)."""
+    exact_cards = [r for r in a["cards"] if r["exact"]]
+    est = a.get("cards_estimated_with_horizon")
+    head = "(c) every legal card:"
+    if est is not None:
+        some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
+        return head + (f"{some} ESTIMATES (exact play for {est} more trick(s), then a "
+                       f"static evaluation; not bounded by the proven {bound})")
+    if len(exact_cards) == len(a["cards"]):
+        head += " exact"
+    return head
+
+
 def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str) -> list[str]:
     """The lines an exact analysis report ends with (Tarot and Tarocchini): every card's
     value (exact, estimate or the bounds a stop left), (d) the line, the stop, the totals."""

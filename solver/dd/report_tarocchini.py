@@ -141,10 +141,9 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
 def format_analysis(a: dict[str, Any], players: int) -> str:
     """The text of :func:`analyse`'s result."""
-    from .report import GAME_TITLES, analysis_cards_and_line
+    from .report import GAME_TITLES, analysis_cards_and_line, cards_heading, stop_reason
 
-    why = {"deadline": f"the deadline ({a['deadline']:g} s)",
-           "node_budget": "the node budget (--node-budget)"}.get(a.get("stopped") or "", "")
+    why = stop_reason(a)
     lines = [f"{GAME_TITLES.get(a['variant'], 'Tarocchini')}: seat {a['to_act']} to play "
              f"({a['side_to_act']}); values are {a['value_meaning']}"]
     h = a["ahead"]
@@ -158,15 +157,6 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     else:
         lines.append(f"(b) margin in [{m['lower']}, {m['upper']}] half points (proven; the "
                      f"exact margin was stopped by {why})")
-    exact_cards = [r for r in a["cards"] if r["exact"]]
-    est = a.get("cards_estimated_with_horizon")
-    head = "(c) every legal card:"
-    if est is not None:
-        some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
-        head += (f"{some} ESTIMATES (exact play for {est} more trick(s), then a static "
-                 "evaluation; not bounded by the proven margin)")
-    elif a.get("stopped") is None:
-        head += " exact"
-    lines.append(head)
+    lines.append(cards_heading(a, "margin"))
     lines += analysis_cards_and_line(a, players, "margin", why)
     return "\n".join(lines)

@@ -112,8 +112,9 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
 def format_analysis(a: dict[str, Any], players: int) -> str:
     """The text of :func:`analyse`'s result."""
-    why = {"deadline": f"the deadline ({a['deadline']:g} s)",
-           "node_budget": "the node budget (--node-budget)"}.get(a.get("stopped") or "", "")
+    from .report import analysis_cards_and_line, cards_heading, stop_reason
+
+    why = stop_reason(a)
     lines = [f"tarot: seat {a['to_act']} to play ({a['side_to_act']}); values are "
              f"{a['value_meaning']}"]
     m = a["made"]
@@ -127,17 +128,6 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     else:
         lines.append(f"(b) T in [{t['lower']}, {t['upper']}] (proven; the exact T was "
                      f"stopped by {why})")
-    exact_cards = [r for r in a["cards"] if r["exact"]]
-    est = a.get("cards_estimated_with_horizon")
-    head = "(c) every legal card:"
-    if est is not None:
-        some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
-        head += (f"{some} ESTIMATES (exact play for {est} more trick(s), then a static "
-                 "evaluation; not bounded by the proven T)")
-    else:
-        head += " exact"
-    lines.append(head)
-    from .report import analysis_cards_and_line
-
+    lines.append(cards_heading(a, "T"))
     lines += analysis_cards_and_line(a, players, "T", why)
     return "\n".join(lines)
