@@ -2074,7 +2074,10 @@ cdef class DDSolver:
         """Switch search techniques on/off in one call (``None``: unchanged):
         ``sure`` the sure-trump bounds (issue 24), ``sure_discard`` the discard counted
         for its side once that side has won a trick (issue 24), ``bounds`` the sure-point bounds,
-        ``order`` the move-ordering scheme (0/1), ``merge`` equivalent-card merging.
+        ``order`` the move-ordering scheme (0/1), ``merge`` equivalent-card merging,
+        ``sure_matto`` the Matto as a sure card of its side, ``merge_dead`` 1-point
+        trumps no Grande can reach merged like pips, ``match`` the trump-matching caps
+        on the Grande and Moors sequences (off by default: measured x1.00).
         Values never change; the table is invalidated (bounds are stored in it)."""
         if sure is not None:
             self.s.sure = 1 if sure else 0
