@@ -57,7 +57,9 @@ def test_margin_and_made_equal_brute_force(n):
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_analyse_equals_brute_force(n):
     """analyse: made, the exact T, every card and a line reaching T, each as the
-    brute force says (TAROT-SCORE-1); made agrees with the interval of T it implies."""
+    brute force says (TAROT-SCORE-1); made agrees with the interval of T it implies,
+    and so does each card's made answer (TAROT-COUNT-4), which equals the sign of
+    its brute-force margin."""
     for i, st in enumerate(endgames(n, 120, seed=2310 + n)):
         t = brute_force(st, {})
         e = brute_force(st, {}, final=final_margin)
@@ -69,10 +71,14 @@ def test_analyse_equals_brute_force(n):
         attack = st.side_of(st.to_act)
         best = max if attack else min
         assert best(r.value for r in a.cards.values()) == t
+        assert set(a.card_made) == set(a.cards)
+        for mv, r in a.cards.items():
+            assert (r.value >= least_made) if a.card_made[mv] else (r.value <= most_failed)
         if i % 5 == 0:
             for mv, r in a.cards.items():
                 st.play(mv)
                 assert r.value == brute_force(st, {})
+                assert a.card_made[mv] == (brute_force(st, {}, final=final_margin) >= 0)
                 st.undo()
         end = st.copy()
         for mv in a.line:
@@ -204,7 +210,7 @@ def test_analyse_limits_never_claim_unproven_values():
     """Stopped by a node budget: what is returned is proven (the true values lie in
     the intervals), the unanswered questions are None, and ``stopped``/``stage`` say
     where it stopped."""
-    stopped = 0
+    stopped = asked = 0
     for st in endgames(4, 40, seed=2350, left=(4,)):
         t = brute_force(st, {})
         for budget in (5, 100, 1000):
@@ -224,7 +230,13 @@ def test_analyse_limits_never_claim_unproven_values():
                 assert r.lower <= r.upper
                 if r.complete:
                     assert r.value is not None
-    assert stopped > 20
+            for mv, made in a.card_made.items():
+                if made is not None:     # a card's made answer is proven when given
+                    st.play(mv)
+                    asked += 1
+                    assert made == (brute_force(st, {}, final=final_margin) >= 0)
+                    st.undo()
+    assert stopped > 20 and asked > 20
 
 
 def test_objective_switch_errors():

@@ -351,16 +351,19 @@ def stop_reason(a: dict[str, Any]) -> str:
             "node_budget": "the node budget (--node-budget)"}.get(a.get("stopped") or "", "")
 
 
-def cards_heading(a: dict[str, Any], bound: str) -> str:
+def cards_heading(a: dict[str, Any], bound: str, clamped: bool = False) -> str:
     """The heading of an exact analysis's card table: exact, or how many are and that the
-    others are horizon estimates, not bounded by the proven ``bound`` (T, margin)."""
+    others are horizon estimates, not bounded by the proven ``bound`` (T, margin), or
+    (``clamped``) kept inside what is proven of each card."""
     exact_cards = [r for r in a["cards"] if r["exact"]]
     est = a.get("cards_estimated_with_horizon")
     head = "(c) every legal card:"
     if est is not None:
         some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
+        where = (f"kept inside the {bound} proven for each card" if clamped
+                 else f"not bounded by the proven {bound}")
         return head + (f"{some} ESTIMATES (exact play for {est} more trick(s), then a "
-                       f"static evaluation; not bounded by the proven {bound})")
+                       f"static evaluation; {where})")
     if len(exact_cards) == len(a["cards"]):
         head += " exact"
     return head
@@ -370,20 +373,30 @@ def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str
     """The lines an exact analysis report ends with (Tarot and Tarocchini): every card's
     value (exact, estimate or the bounds a stop left), (d) the line, the stop, the totals."""
     table = []
+    with_made = any("made" in r for r in a["cards"])
     for r in a["cards"]:
         if r["exact"]:
             row = [r["move"], str(r["value"]), "exact"]
         elif r["value"] is not None:
             row = [r["move"], str(r["value"]), "estimate"]
+            if r.get("lower") is not None or r.get("upper") is not None:
+                lo = "" if r["lower"] is None else r["lower"]
+                hi = "" if r["upper"] is None else r["upper"]
+                row[2] += f" in [{lo}, {hi}]"
         else:
             lo, hi = r.get("bounds") or [None, None]
             v = "stopped" if lo is None and hi is None else \
                 f"{'' if lo is None else lo}..{'' if hi is None else hi}"
             row = [r["move"], v, "stopped"]
         # a stopped card's own counts mislead: the run's totals are on the last line
+        if with_made:
+            m = r.get("made")
+            row.append("?" if m is None or m["answer"] is None
+                       else ("yes" if m["answer"] else "no"))
         row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
         table.append(row)
-    lines = _columns(["card", unit, "", "nodes", "time (s)"], table, indent=2)
+    head = ["card", unit, ""] + (["made"] if with_made else []) + ["nodes", "time (s)"]
+    lines = _columns(head, table, indent=2)
     if a.get("line"):
         lines.append("(d) optimal line (one trick per group):")
         lines.append(line_text(a["line"], players, a.get("trick_len", 0)))

@@ -73,14 +73,27 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
                          "bounds": bounds})
         missing = []
     elif missing:
-        # the cards the exact search did not reach: horizon estimates, labelled
+        # the cards the exact search did not reach: horizon estimates, labelled, kept
+        # inside what is proven of them (proven_card_bounds)
         estimated_with = ddt.default_horizon(state) or 1
         est = ddt.solve_cards(state, horizon=estimated_with, only=missing, **kw)
         for move, r in est.items():
-            rows.append({"move": state.move_token(move), "value": r.value,
-                         "lower": None, "upper": None, "exact": False,
+            lo, hi = proven_card_bounds(state, a, move, attack)
+            v = r.value
+            if v is not None and lo is not None:
+                v = max(v, lo)
+            if v is not None and hi is not None:
+                v = min(v, hi)
+            rows.append({"move": state.move_token(move), "value": v,
+                         "lower": lo, "upper": hi, "exact": False,
                          "complete": bool(r.complete), "nodes": int(r.nodes),
                          "seconds": round(r.seconds, 6), "estimate": True})
+            if v != r.value:
+                rows[-1]["clamped_from"] = r.value
+    for row in rows:
+        made = a.card_made.get(state.parse_move(row["move"]), "unasked")
+        if made != "unasked":
+            row["made"] = {"answer": made, "exact": made is not None}
     sign = 1 if attack else -1
     rows.sort(key=lambda x: (not x["exact"], x["value"] is None, -sign * (x["value"] or 0)))
     out: dict[str, Any] = {
@@ -110,6 +123,24 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     return out
 
 
+def proven_card_bounds(state: GameState, a: ddt.TarotAnalysis, move: Any,
+                       attack: bool) -> tuple[int | None, int | None]:
+    """The T interval proven for a card the exact search did not finish: the
+    position's proven T bounds it on one side (the side to play picks the best card:
+    the attack's cards are worth at most the position, the defence's at least), and
+    its made answer (a) on the other (TAROT-SCORE-1: a made contract's T is at least
+    the least made one, a failed one's at most the greatest failed one)."""
+    lo, hi = (None, a.upper) if attack else (a.lower, None)
+    made = a.card_made.get(move)
+    if made is not None:
+        least_made, most_failed = ddt.made_T_bounds(state)
+        if made:
+            lo = least_made if lo is None else max(lo, least_made)
+        else:
+            hi = most_failed if hi is None else min(hi, most_failed)
+    return lo, hi
+
+
 def format_analysis(a: dict[str, Any], players: int) -> str:
     """The text of :func:`analyse`'s result."""
     from .report import analysis_cards_and_line, cards_heading, stop_reason
@@ -128,6 +159,6 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     else:
         lines.append(f"(b) T in [{t['lower']}, {t['upper']}] (proven; the exact T was "
                      f"stopped by {why})")
-    lines.append(cards_heading(a, "T"))
+    lines.append(cards_heading(a, "T", clamped=True))
     lines += analysis_cards_and_line(a, players, "T", why)
     return "\n".join(lines)

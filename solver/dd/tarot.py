@@ -235,7 +235,8 @@ class TarotAnalysis:
     :class:`CardResult` (``complete=False`` for those not finished, with proven bounds);
     ``line``: the optimal line's moves; ``stopped``: which limit ended the analysis
     ('node_budget' or 'deadline') and ``stage`` the question it was on; ``steps``:
-    (question, seconds, nodes) of each search run."""
+    (question, seconds, nodes) of each search run. ``card_made``: (a) for each legal
+    card, made or not after it (None: not proven within its share of the limits)."""
 
     made: bool | None
     margin_lower: int
@@ -250,6 +251,7 @@ class TarotAnalysis:
     stopped: str | None = None
     stage: str | None = None
     steps: list[tuple[str, float, int]] = field(default_factory=list)
+    card_made: dict[Move, bool | None] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -275,6 +277,37 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
     return least_made, most_failed
 
 
+# (a) card by card gets at most this share of the limits left after (a)
+CARD_MADE_SHARE = 0.2
+
+
+def _card_made(core: Any, made: bool, attack: int, node_budget: int | None,
+               deadline: float | None, start: float) -> dict[Move, bool | None]:
+    """Made or not after each legal card (the core's objective is the margin). Where
+    (a)'s proof covered every card (made with the defence to play: every defence card
+    was refuted; failed with the attack to play) the answer is (a)'s; else one probe a
+    card, each within an equal part of CARD_MADE_SHARE of the limits left (None when
+    it stopped). Cheap for the cards that keep (a)'s answer by the other side's
+    proof kind (a failed contract's defence cards that keep it failing), dear for the
+    others, which is why they get only a share."""
+    legal = face.cards_of(core.legal_mask())
+    if made != bool(attack):
+        return {Move("card", c): made for c in legal}
+    out: dict[Move, bool | None] = {}
+    budget = _budget_left(core, node_budget, 0)
+    time_left = _deadline_left(start, deadline)
+    each_nodes = None if budget is None else int(budget * CARD_MADE_SHARE) // len(legal)
+    each_s = None if time_left is None else time_left * CARD_MADE_SHARE / len(legal)
+    for c in legal:
+        if each_nodes is not None and each_nodes < 1:
+            out[Move("card", c)] = None
+            continue
+        core.play(c)
+        out[Move("card", c)] = core.probe(0, node_budget=each_nodes, deadline=each_s)
+        core.undo()
+    return out
+
+
 def analyse(state: Any, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
             cards: bool = True, line: bool = True, threads: int = 1,
@@ -284,6 +317,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     cheaper once the earlier is known):
 
     (a) made or not: one null-window search of the margin E at 0 (``set_objective``);
+        then the same for each legal card (``card_made``): free where (a)'s proof
+        covered every card (made with the defence to play, failed with the attack),
+        else one probe a card within a share (CARD_MADE_SHARE) of the limits left;
     (b) the exact T: bisection on T inside the interval the answer to (a) leaves;
     (c) every legal card (``cards``): each card's search bounded by (b)'s value;
     (d) an optimal line (``line``).
@@ -319,9 +355,11 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     def left() -> tuple[int | None, float | None]:
         return _budget_left(core, node_budget, 0), _deadline_left(start, deadline)
 
+    card_made: dict[Move, bool | None] = {}
+
     def result(stage: str | None, stopped: str | None, **kw: Any) -> TarotAnalysis:
         base = dict(made=None, margin_lower=m_lo, margin_upper=m_hi, value=None,
-                    lower=t_lo, upper=t_hi, cards={}, line=None)
+                    lower=t_lo, upper=t_hi, cards={}, line=None, card_made=card_made)
         base.update(kw)
         return TarotAnalysis(nodes=core.stats()["nodes"], seconds=time.monotonic() - start,
                              stopped=stopped, stage=stage, steps=steps, **base)
@@ -348,6 +386,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         t_hi = min(t_hi, most_failed)
     if progress is not None:
         progress("made", made)
+    run("card made", lambda: card_made.update(
+        _card_made(core, made, attack, node_budget, deadline, start)))
     # (b) the exact T
     core.set_objective("T")
     b, d = left()
