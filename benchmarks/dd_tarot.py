@@ -21,12 +21,14 @@ sure_trumps=False, sure_lead=False, partition=False)`` with the T objective: no
 points-aware merging of runs, no sure points, no partition search.
 ``--baseline no-partition``: the same analyse with only partition search off (the
 ratio is that technique's); ``--baseline no-sure-facts``: without the sure facts added
-after it (``sure_match``, ``sure_won``, ``sure_petit``: see ``TarotCore.set_features``). Node counts are deterministic; seconds are on a shared,
-noisy machine.
+after it (``sure_match``, ``sure_won``, ``sure_petit``: see ``TarotCore.set_features``);
+``--baseline no-relax``: (a) without the relaxed game's probe first (``relax_first``,
+``solver.dd.tarot._made_probe``). Node counts are deterministic; seconds are on a
+shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
-                                  [--baseline before|no-partition] [--questions made]
+                                  [--baseline before|no-partition|no-sure-facts|no-relax] [--questions made]
                                   [--no-append]
 """
 
@@ -74,7 +76,8 @@ def later(state, i: int, k: int):
 # --baseline: "before" (issue 23's techniques all off, the T probe for made), or now
 # with one technique switched off (the same analyse, so the ratio is that technique's)
 BASELINES = {"before": None, "no-partition": {"partition": False},
-             "no-sure-facts": {"sure_match": False, "sure_won": False, "sure_petit": False}}
+             "no-sure-facts": {"sure_match": False, "sure_won": False, "sure_petit": False},
+             "no-relax": {"relax_first": False}}
 
 
 def ask(state, version: str, question: str, budget: int,

@@ -325,3 +325,103 @@ def test_partition_class_hits_verified_on_played_deals():
         assert bad == 0
         checked += done
     assert checked > 1000
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_relaxed_games_bound_the_real_value(n):
+    """set_relax: in the game where the plain-suit pips have no rank and the defence
+    (R_D) or the attack (R_A) picks the winner of a trick whose best card of the led
+    suit is a pip, the real winner (TAROT-PLAY-6) is one of the choices, so
+    R_D <= real <= R_A (strictly on some endgames); each relaxed search, with every
+    technique on, equals that relaxed game's plain minimax (no table, bounds, merging
+    or ordering: every pip and every tie searched), for T and for the margin."""
+    plain = dict(tt=False, bounds=False, merge=False, order=False, merge2=False,
+                 partition=False)
+    strict = {"defence": 0, "attack": 0}
+    for i, st in enumerate(endgames(n, 30, seed=2380 + n, left=(3, 4) if n < 5 else (3,))):
+        objective = "T" if i % 2 else "margin"
+        values = {}
+        for mode in ("none", "defence", "attack"):
+            core = face.from_state(st, tt_bits=14)
+            core.set_objective(objective)
+            core.set_relax(mode)
+            assert core.relax == mode
+            v, ok = core.value()
+            assert ok
+            values[mode] = v
+            if mode != "none":
+                ref = face.from_state(st, tt_bits=4)
+                ref.set_objective(objective)
+                ref.set_features(**plain)
+                ref.set_relax(mode)
+                assert ref.value() == (v, True), (n, i, mode)
+                made = core.probe(0) if objective == "margin" else None
+                assert made is None or made == (v >= 0)
+        assert values["defence"] <= values["none"] <= values["attack"], (n, i, values)
+        strict["defence"] += values["defence"] < values["none"]
+        strict["attack"] += values["attack"] > values["none"]
+    assert all(strict.values()), strict
+
+
+def test_relax_mode_errors_and_restores_the_search():
+    st = next(endgames(4, 1, seed=2390, left=(4,)))
+    core = face.from_state(st, tt_bits=12)
+    with pytest.raises(ValueError, match="relax"):
+        core.set_relax("both")
+    v, _ = core.value()
+    n0 = core.stats()["nodes"]
+    core.set_relax("defence")
+    core.set_relax("none")
+    core.clear_tt()
+    assert core.relax == "none" and core.value()[0] == v
+    assert core.stats()["nodes"] - n0 == n0    # partition search and merge2 back on
+
+
+def _pips(hand: int) -> list[int]:
+    return [c for c in range(22, 78) if hand >> c & 1 and (c - 22) % 14 < 10]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_relaxed_key_reads_pip_counts_not_ranks(n):
+    """The relaxed games' table key: the plain-suit pips re-ranked inside their suit
+    (the same counts in the same hands) keep the key and the value; a pip of one suit
+    traded for a pip of another between two hands (other counts) changes the key."""
+    rng = random.Random(2396 + n)
+    same = traded = 0
+    for st in endgames(n, 40, seed=2397 + n, left=(4, 5)):
+        if st.trick:
+            continue
+        hands = list(st.hands)
+        live = sum(hands)
+
+        def key_value(hs: list[int], st: rules.TarotState = st) -> tuple:
+            new = rules.TarotState.for_play(hs, taker=st.taker, contract=st.contract,
+                                            partner=st.partner, called_card=None, aside=0,
+                                            options=st.options,
+                                            chelem_announced=st.chelem_announced)
+            core = face.from_state(new, tt_bits=12)
+            core.set_objective("margin")
+            core.set_relax("defence")
+            return core.table_key(), core.value()[0]
+
+        base = key_value(hands)
+        mapping = {}
+        for s in range(4):      # the live pips of each suit to other pip ranks, in order
+            mine = [c for c in range(22 + 14 * s, 32 + 14 * s) if live >> c & 1]
+            target = sorted(rng.sample(range(22 + 14 * s, 32 + 14 * s), len(mine)))
+            mapping.update(zip(mine, target, strict=True))
+        renamed = [sum(1 << mapping.get(c, c) for c in range(78) if h >> c & 1) for h in hands]
+        if renamed != hands:
+            assert key_value(renamed) == base
+            same += 1
+        pair = next(((a, b, x, y) for a in range(n) for b in range(n) if a != b
+                     for x in _pips(hands[a]) for y in _pips(hands[b])
+                     if (x - 22) // 14 != (y - 22) // 14), None)
+        if pair:
+            a, b, x, y = pair
+            hs = list(hands)
+            hs[a] = hs[a] & ~(1 << x) | (1 << y)
+            hs[b] = hs[b] & ~(1 << y) | (1 << x)
+            assert key_value(hs)[0] != base[0]
+            traded += 1
+    assert same > 5 and traded > 5, (same, traded)

@@ -277,6 +277,33 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
     return least_made, most_failed
 
 
+def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
+                relax_first: bool) -> bool | None:
+    """(a): is the contract made (the core's objective is the margin)? With
+    ``relax_first``, first in the relaxed game where the defence wins every trick
+    its pips tie (``TarotCore.set_relax``: the plain-suit pips have no rank, the
+    defence picks the winner among them): made there is made, and that proof is
+    cheaper (a hand's pips of a suit are one card, the table holds their counts);
+    otherwise the real game decides, within what the relaxed search left of the
+    limits. Measured: 4p made/fail 2.8x fewer nodes in all at 14 tricks left (a made
+    contract was made in the relaxed game in 8 of 8), RESULTS.md."""
+    start = time.monotonic()
+    if relax_first:
+        n0 = core.stats()["nodes"]
+        core.set_relax("defence")
+        made = core.probe(0, node_budget=node_budget, deadline=deadline)
+        core.set_relax("none")
+        if made:
+            return True
+        if made is None:
+            return None
+        if node_budget is not None:
+            node_budget = max(1, node_budget - (core.stats()["nodes"] - n0))
+        if deadline is not None:
+            deadline = max(1e-6, deadline - (time.monotonic() - start))
+    return core.probe(0, node_budget=node_budget, deadline=deadline)
+
+
 # (a) card by card gets at most this share of the limits left after (a)
 CARD_MADE_SHARE = 0.2
 
@@ -316,7 +343,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     shared table and one node budget / deadline for the whole (each later question is
     cheaper once the earlier is known):
 
-    (a) made or not: one null-window search of the margin E at 0 (``set_objective``);
+    (a) made or not: one null-window search of the margin E at 0 (``set_objective``),
+        first in the relaxed game that favours the defence (``_made_probe``; off with
+        ``features={"relax_first": False}``);
         then the same for each legal card (``card_made``): free where (a)'s proof
         covered every card (made with the defence to play, failed with the attack),
         else one probe a card within a share (CARD_MADE_SHARE) of the limits left;
@@ -329,13 +358,17 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     (or, for T, the interval proven so far). ``threads``: (c)'s cards are searched in
     that many threads, each with its own core and table (the same values; each
     thread's searches get the node budget left at (c)'s start, shared equally).
-    ``features``: the core's search switches (``TarotCore.set_features``), for
-    measurements against a technique switched off; the values never change."""
+    ``features``: the core's search switches (``TarotCore.set_features``), and
+    ``relax_first`` (see (a)), for measurements against a technique switched off;
+    the values never change."""
     from .. import parallel
 
     parallel.check_threads(threads)
     _check_limits(node_budget, deadline, tt_bits)
     start = time.monotonic()
+    features = dict(features or {})
+    relax_first = features.pop("relax_first", True)
+
     def new_core() -> Any:
         c = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
         if features:
@@ -375,7 +408,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     t_lo, t_hi = core.bounds()
     core.set_objective("margin")
     b, d = left()
-    made = run("made", lambda: core.probe(0, node_budget=b, deadline=d))
+    made = run("made", lambda: _made_probe(core, b, d, relax_first))
     if made is None:
         return result("made", stop_reason())
     m_lo, m_hi = (max(m_lo, 0), m_hi) if made else (m_lo, min(m_hi, -1))
