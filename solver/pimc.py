@@ -25,6 +25,12 @@ worlds start at the horizon they fell back to (``last_stats['horizons']`` counts
 worlds solved at each). Decisions other than card play (bids, discards, calls,
 announcements, declarations): ``bidding='sim'`` takes them by simulation
 (``solver.bidding``), ``bidding='heuristic'`` (default) leaves them to the heuristic.
+Inference from the play (Belote, Coinche, Tarot; ``solver.play_model``): ``infer=EPS``
+resamples ``pool`` x ``worlds`` uniform draws by the likelihood of the other seats'
+past cards (``ess=F`` tempers it); ``infer=EPS,mcmc=STEPS`` draws the worlds instead
+by ``chains`` Metropolis chains (default 5) of STEPS card swaps each along that
+likelihood (``solver.play_mcmc``), started from pool draws resampled by it (``pool=1``
+is enough: the chains do the work); not with ``auction``.
 
 ``oracle``: sees every hand and plays the double-dummy best card — an upper bound.
 """
@@ -309,7 +315,8 @@ class PimcAgent(_CardAgent):
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
                  prune: bool = True, search: str = "now", infer: float = 0.0,
-                 pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0, chains: int = 10):
+                 pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
+                 chains: int = 5):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
         # worlds weighted by the others' play (solver.play_model; Belote, Coinche,
         # Tarot): ``infer`` is the model's eps (0: off); ``pool`` x ``worlds`` uniform
