@@ -4,6 +4,7 @@
         [--players heuristic] [--seed 0] [--option players=4 ...]
         -> benchmarks/decisions/<game>-<players>.json (Tarot: tarot<n>-<players>.json)
     python benchmarks/decision_set.py eval SET.json --agent SPEC [--agent SPEC ...]
+        [--skip N] [--limit N]
         mean loss per decision (points of the deal) with its 95% interval, the mean
         decision time, and every agent paired with the first one (gain: the first's
         loss minus its own, > 0 = better); --dump FILE: the losses per decision
@@ -70,8 +71,9 @@ def cmd_record(args) -> None:
 
 
 def cmd_eval(args) -> None:
-    ds = D.load(args.set)[:args.limit]
-    print(f"{args.set}: {len(ds)} decisions (agents interleaved decision by decision)")
+    ds = D.load(args.set)[args.skip:][:args.limit]
+    print(f"{args.set}: {len(ds)} decisions from #{args.skip} (agents interleaved"
+          " decision by decision)")
 
     def progress(done, scored):
         if done % 100 == 0:
@@ -81,7 +83,7 @@ def cmd_eval(args) -> None:
                 + ", ".join(f"{g[0]:+.2f} [{g[1]:+.2f}, {g[2]:+.2f}]" for g in gains),
                 flush=True)
 
-    scored = D.evaluate_all(ds, args.agent, args.seed, progress)
+    scored = D.evaluate_all(ds, args.agent, args.seed, progress, first=args.skip)
     if args.dump:
         with open(args.dump, "w") as f:
             json.dump({s.spec: {"losses": s.losses, "times": s.times} for s in scored}, f)
@@ -217,6 +219,8 @@ def main() -> None:
     e.add_argument("--agent", action="append", required=True)
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--limit", type=int)
+    e.add_argument("--skip", type=int, default=0, help="leave out the first decisions "
+                   "(the others are seeded as in the whole set)")
     e.add_argument("--dump", help="write every agent's loss and time per decision (JSON)")
     m = sub.add_parser("model")
     m.add_argument("set")
