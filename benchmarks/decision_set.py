@@ -4,6 +4,7 @@
         [--players heuristic] [--seed 0] [--option players=4 ...]
         -> benchmarks/decisions/<game>-<players>.json (Tarot: tarot<n>-<players>.json)
     python benchmarks/decision_set.py eval SET.json --agent SPEC [--agent SPEC ...]
+        [--skip N] [--limit N]
         mean loss per decision (points of the deal) with its 95% interval, the mean
         decision time, and every agent paired with the first one (gain: the first's
         loss minus its own, > 0 = better); --dump FILE: the losses per decision
@@ -11,7 +12,12 @@
         the play model (solver.play_model) on the set's deals: how often the heuristic
         picks the card each other seat played (its true hand), the log-loss per such
         card for each eps, where the true hands rank by weight among uniform draws, the
-        time to weigh a draw and the effective size of the draws' weights
+        time to weigh a draw and the effective size of the draws' weights;
+        --mcmc STEPS [--chains C]: also the worlds of pimc's mcmc (solver.play_mcmc,
+        --worlds of them, chains started from the draws resampled by weight) against
+        those resampled from the draws: where the true hands rank by weight among
+        them (50% for draws from the posterior itself, when the model is right),
+        their distinct worlds, whether the true world is one of them, the time
 
 The judge and the loss are defined in ``solver/decisions.py``. Everything is seeded:
 the same command gives the same figures (the times aside).
@@ -30,8 +36,9 @@ from pathlib import Path
 
 from solver import decisions as D
 from solver.cards import bit_list
-from solver.constraints import holdings_sampler
-from solver.pimc import effective_size
+from solver.constraints import hidden, holdings_sampler
+from solver.pimc import effective_size, resample
+from solver.play_mcmc import chain_worlds, world_key
 from solver.play_model import play_model
 
 HERE = Path(__file__).parent
@@ -64,8 +71,9 @@ def cmd_record(args) -> None:
 
 
 def cmd_eval(args) -> None:
-    ds = D.load(args.set)[:args.limit]
-    print(f"{args.set}: {len(ds)} decisions (agents interleaved decision by decision)")
+    ds = D.load(args.set)[args.skip:][:args.limit]
+    print(f"{args.set}: {len(ds)} decisions from #{args.skip} (agents interleaved"
+          " decision by decision)")
 
     def progress(done, scored):
         if done % 100 == 0:
@@ -75,7 +83,7 @@ def cmd_eval(args) -> None:
                 + ", ".join(f"{g[0]:+.2f} [{g[1]:+.2f}, {g[2]:+.2f}]" for g in gains),
                 flush=True)
 
-    scored = D.evaluate_all(ds, args.agent, args.seed, progress)
+    scored = D.evaluate_all(ds, args.agent, args.seed, progress, first=args.skip)
     if args.dump:
         with open(args.dump, "w") as f:
             json.dump({s.spec: {"losses": s.losses, "times": s.times} for s in scored}, f)
@@ -103,6 +111,11 @@ def cmd_model(args) -> None:
     ranked = 0
     weigh: list[float] = []  # seconds to weigh one draw, per decision
     sizes: list[float] = []  # the effective size of the draws' weights, per decision
+    # --mcmc: per decision, where the true hands rank among the worlds, the distinct
+    # worlds, whether the true world is one of them; the chains' time and acceptance
+    mc = {name: {"rank": [], "distinct": [], "true": []} for name in ("sir", "mcmc")}
+    chain_time: list[float] = []
+    accepted: list[float] = []
     for i, d in enumerate(ds):
         st = d.state()
         model = play_model(st, d.seat, args.eps[0])
@@ -127,6 +140,28 @@ def cmd_model(args) -> None:
         sizes.append(effective_size(lws))
         if len(set(lws)) == 1 and lws[0] == lw_true:
             continue  # no information at this decision
+        if args.mcmc:
+            mc_rng = random.Random(f"mcmc-{i}")
+            key_true = world_key(true)[:len(st.hands)]
+            # SIR: the draws resampled to --worlds picks
+            picks = resample(lws, args.worlds, mc_rng)
+            sir = [(lws[j], world_key(pool[j])[:len(st.hands)]) for j, k in picks
+                   for _ in range(k)]
+            starts = [pool[j] for j, k in resample(lws, args.chains, mc_rng)
+                      for _ in range(k)]
+            start = time.perf_counter()
+            worlds, stats = chain_worlds(hidden(st, d.seat), model, starts, args.mcmc,
+                                         args.worlds, mc_rng)
+            chain_time.append(time.perf_counter() - start)
+            accepted.append(stats["accepted"])
+            chained = [(model.log_weight(h), world_key(h)[:len(st.hands)]) for h in worlds]
+            for name, got in (("sir", sir), ("mcmc", chained)):
+                xs = [x for x, _ in got]
+                share = (sum(x < lw_true for x in xs) + 0.5 * sum(x == lw_true for x in xs)) \
+                    / len(xs)
+                mc[name]["rank"].append(share)
+                mc[name]["distinct"].append(len({k for _, k in got}))
+                mc[name]["true"].append(any(k == key_true for _, k in got))
         below = sum(x < lw_true for x in lws) + 0.5 * sum(x == lw_true for x in lws)
         ranks.append(below / len(lws))
         cut = sorted(lws, reverse=True)[max(0, len(lws) // 10 - 1)]
@@ -149,6 +184,22 @@ def cmd_model(args) -> None:
         print(f"weighing a draw: median {statistics.median(weigh) * 1e6:.0f} µs, max"
               f" {max(weigh) * 1e6:.0f} µs; effective size of the {args.draws} draws' weights"
               f" (eps {args.eps[0]}): median {statistics.median(sizes):.1f}")
+    if chain_time:
+        print(f"--worlds {args.worlds} at {len(chain_time)} decisions: resampled from the"
+              f" {args.draws} draws (sir) or drawn by {args.chains} chains of {args.mcmc}"
+              f" steps (mcmc, eps {args.eps[0]})")
+        print("| worlds | true hands' share of worlds weighing less (mean; 50% ="
+              " calibrated) | in the top 10% | distinct worlds (median) | the true world"
+              " among them |")
+        print("|---|---|---|---|---|")
+        for name, got in mc.items():
+            top = sum(r >= 0.9 for r in got["rank"]) / len(got["rank"])
+            print(f"| {name} | {statistics.mean(got['rank']):.1%} | {top:.1%} |"
+                  f" {statistics.median(got['distinct']):.0f} |"
+                  f" {statistics.mean(got['true']):.1%} |")
+        print(f"chains: median {statistics.median(chain_time) * 1e3:.0f} ms a decision"
+              f" ({statistics.median(chain_time) / (args.chains * args.mcmc) * 1e6:.0f} µs"
+              f" a step), accepted {statistics.mean(accepted):.1%} of the proposals")
 
 
 def main() -> None:
@@ -168,12 +219,17 @@ def main() -> None:
     e.add_argument("--agent", action="append", required=True)
     e.add_argument("--seed", type=int, default=0)
     e.add_argument("--limit", type=int)
+    e.add_argument("--skip", type=int, default=0, help="leave out the first decisions "
+                   "(the others are seeded as in the whole set)")
     e.add_argument("--dump", help="write every agent's loss and time per decision (JSON)")
     m = sub.add_parser("model")
     m.add_argument("set")
     m.add_argument("--eps", type=float, nargs="+", default=[0.02, 0.05, 0.1, 0.2, 0.3])
     m.add_argument("--draws", type=int, default=200)
     m.add_argument("--limit", type=int)
+    m.add_argument("--mcmc", type=int, default=0, help="steps a chain (0: no chains)")
+    m.add_argument("--chains", type=int, default=10)
+    m.add_argument("--worlds", type=int, default=100)
     m.add_argument("--skip", type=int, default=0, help="leave out the first decisions "
                    "(fit eps on some decisions, report on the others)")
     args = ap.parse_args()

@@ -75,7 +75,8 @@ GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "auction": ("coinche", "belote", "tarot", "tarocchini"),
                  # the play model (solver.play_model) exists for these three
                  "infer": ("coinche", "belote", "tarot"), "pool": ("coinche", "belote", "tarot"),
-                 "ess": ("coinche", "belote", "tarot")}
+                 "ess": ("coinche", "belote", "tarot"), "mcmc": ("coinche", "belote", "tarot"),
+                 "chains": ("coinche", "belote", "tarot")}
 
 
 def agent_options(name: str) -> list[str]:

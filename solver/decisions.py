@@ -155,11 +155,13 @@ def evaluate(decisions: Sequence[Decision], spec: str, seed: int = 0) -> Scored:
 
 
 def evaluate_all(decisions: Sequence[Decision], specs: Sequence[str], seed: int = 0,
-                 progress=None) -> list[Scored]:
+                 progress=None, first: int = 0) -> list[Scored]:
     """``evaluate`` for several agents, interleaved decision by decision (so that a
-    machine shared with other work slows them alike: their times compare)."""
+    machine shared with other work slows them alike: their times compare).
+    ``first``: the index in its set of the first decision (agents are seeded by it,
+    so a part of a set gives the same cards as the whole)."""
     out = [Scored(spec, [], []) for spec in specs]
-    for i, d in enumerate(decisions):
+    for i, d in enumerate(decisions, first):
         for scored in out:
             st = d.state()
             agent = make_agent(scored.spec, game=d.game)
@@ -171,7 +173,7 @@ def evaluate_all(decisions: Sequence[Decision], specs: Sequence[str], seed: int 
                                   else type(move)("card", move.value))
             scored.losses.append(max(d.values.values()) - d.values[token])
         if progress is not None:
-            progress(i + 1, out)
+            progress(i + 1 - first, out)
     return out
 
 

@@ -25,6 +25,12 @@ worlds start at the horizon they fell back to (``last_stats['horizons']`` counts
 worlds solved at each). Decisions other than card play (bids, discards, calls,
 announcements, declarations): ``bidding='sim'`` takes them by simulation
 (``solver.bidding``), ``bidding='heuristic'`` (default) leaves them to the heuristic.
+Inference from the play (Belote, Coinche, Tarot; ``solver.play_model``): ``infer=EPS``
+resamples ``pool`` x ``worlds`` uniform draws by the likelihood of the other seats'
+past cards (``ess=F`` tempers it); ``infer=EPS,mcmc=STEPS`` draws the worlds instead
+by ``chains`` Metropolis chains (default 5) of STEPS card swaps each along that
+likelihood (``solver.play_mcmc``), started from pool draws resampled by it (``pool=1``
+is enough: the chains do the work); not with ``auction``.
 
 ``oracle``: sees every hand and plays the double-dummy best card — an upper bound.
 """
@@ -309,7 +315,8 @@ class PimcAgent(_CardAgent):
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
                  prune: bool = True, search: str = "now", infer: float = 0.0,
-                 pool: int = 4, ess: float = 0.0, exact: int = 0):
+                 pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
+                 chains: int = 5):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
         # worlds weighted by the others' play (solver.play_model; Belote, Coinche,
         # Tarot): ``infer`` is the model's eps (0: off); ``pool`` x ``worlds`` uniform
@@ -324,6 +331,20 @@ class PimcAgent(_CardAgent):
         if isinstance(ess, bool) or not isinstance(ess, (int, float)) or not 0 <= ess <= 1:
             raise OptionError(f"pimc: ess must be a number in [0, 1], got {ess!r}")
         self.infer, self.pool, self.ess = float(infer), pool, float(ess)
+        # with ``infer``: the worlds are drawn by ``chains`` Metropolis chains of
+        # ``mcmc`` steps each along the play model's likelihood (solver.play_mcmc),
+        # started from draws of the pool resampled by it (0: off)
+        if isinstance(mcmc, bool) or not isinstance(mcmc, int) or mcmc < 0:
+            raise OptionError(f"pimc: mcmc must be a number of steps >= 0, got {mcmc!r}")
+        if mcmc and not infer:
+            raise OptionError("pimc: mcmc moves the worlds along the play model: it needs "
+                              "infer=EPS")
+        if mcmc and auction:
+            raise OptionError("pimc: mcmc keeps the hard facts only, not the auction: "
+                              "mcmc and auction do not combine")
+        if isinstance(chains, bool) or not isinstance(chains, int) or chains < 1:
+            raise OptionError(f"pimc: chains must be a positive integer, got {chains!r}")
+        self.mcmc, self.chains = mcmc, chains
         # single-dummy exact: when at most ``exact`` worlds are consistent with what the
         # seat knows, every one of them is solved (no sampling, no elimination)
         if isinstance(exact, bool) or not isinstance(exact, int) or exact < 0:
@@ -470,10 +491,35 @@ class PimcAgent(_CardAgent):
             top = max(logs)
             return draws, [math.exp(x - top) for x in logs], {
                 "pool": len(draws), "distinct": len(draws), "power": power}
-        picks = resample(logs, min(self.worlds, len(draws)),
-                         random.Random(self.rng.randrange(1 << 62)))
+        rng = random.Random(self.rng.randrange(1 << 62))
+        if self.mcmc:
+            picks = resample(logs, min(self.chains, self.worlds), rng)
+            return self._chain_worlds(state, seat, model, power,
+                                      [draws[i] for i, k in picks for _ in range(k)],
+                                      rng, len(draws))
+        picks = resample(logs, min(self.worlds, len(draws)), rng)
         return ([draws[i] for i, _ in picks], [float(k) for _, k in picks],
                 {"pool": len(draws), "distinct": len(picks), "power": power})
+
+    def _chain_worlds(self, state: GameState, seat: int, model, power: float,
+                      starts: list, rng: random.Random, pool: int
+                      ) -> tuple[list, list[float], dict[str, Any]]:
+        """``mcmc``: ``worlds`` worlds from one Metropolis chain (``solver.play_mcmc``)
+        of ``mcmc`` steps a start (draws resampled by the likelihood), each keeping its
+        share over its second half; each distinct world once, weighted by the times
+        it was kept."""
+        from .play_mcmc import chain_worlds, world_key
+
+        make_hidden, _ = constraints.game_functions(state.game)
+        ends, stats = chain_worlds(make_hidden(state.observation(seat)), model, starts,
+                                   self.mcmc, self.worlds, rng, power)
+        merged: dict[tuple[int, ...], list] = {}
+        for h in ends:
+            got = merged.setdefault(world_key(h), [h, 0])
+            got[1] += 1
+        worlds = list(merged.values())
+        return ([h for h, _ in worlds], [float(k) for _, k in worlds],
+                {"pool": pool, "distinct": len(worlds), "power": power, **stats})
 
     def _world_solver(self, state: GameState, seat: int, horizon: int | None):
         """``solve((holdings, only, start))`` -> (sign, {card: value}, horizon used)

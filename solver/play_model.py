@@ -15,7 +15,9 @@ at that point (public facts then, and its hand in the world). ``eps`` softens it
 share of decisions where a real player departs from the heuristic (fitted on recorded
 decisions, ``benchmarks/decision_set.py model``). ``pimc:infer=EPS`` weights its worlds
 by this likelihood (``solver.pimc``; ``ess`` tempers it where a few draws would carry
-all the weight); the sampler itself stays exact and uniform.
+all the weight); the sampler itself stays exact and uniform. ``pimc:infer=EPS,mcmc=N``
+draws the worlds by Metropolis chains along this likelihood instead
+(``solver.play_mcmc``).
 
 Belote and Coinche: the heuristic view of another seat is rebuilt from public facts
 without replaying the world (``heuristics.belote._View.of``), ~50 µs a past card.
