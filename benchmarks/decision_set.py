@@ -2,7 +2,8 @@
 
     python benchmarks/decision_set.py record --game coinche [--deals 60] [--rate 0.25]
         [--players heuristic] [--seed 0] [--option players=4 ...]
-        -> benchmarks/decisions/<game>-<players>.json (Tarot: tarot<n>-<players>.json)
+        -> benchmarks/decisions/<game>-<players>.json (Tarot: tarot<n>-<players>.json,
+          Tarocchini: ottocento-... or terziglio-...)
     python benchmarks/decision_set.py eval SET.json --agent SPEC [--agent SPEC ...]
         [--skip N] [--limit N]
         mean loss per decision (points of the deal) with its 95% interval, the mean
@@ -64,6 +65,8 @@ def cmd_record(args) -> None:
     game = args.game
     if game == "tarot":
         game += str(options.get("players", 4))
+    if game == "tarocchini":
+        game = str(options.get("game", "ottocento"))
     out = Path(args.out or HERE / "decisions" / f"{game}-{name}.json")
     out.parent.mkdir(exist_ok=True)
     D.save(ds, str(out))
@@ -102,6 +105,15 @@ def cmd_eval(args) -> None:
               f" | {p90:.3f} | {gain} |", flush=True)
 
 
+def true_masks(st) -> list[int]:
+    """The true holdings as the sampler places them: the seats' hands, then (Tarocchini)
+    the pile aside (the discard, or the Terziglio solo stock)."""
+    masks = list(st.hands)
+    if st.game == "tarocchini":
+        masks.append(st.discard | st.stock)
+    return masks
+
+
 def cmd_model(args) -> None:
     ds = D.load(args.set)[args.skip:][:args.limit]
     choices = hits = 0
@@ -121,15 +133,18 @@ def cmd_model(args) -> None:
         model = play_model(st, d.seat, args.eps[0])
         if model is None or not model.plays:
             continue
-        c, h, _ = model.agreement(list(st.hands))
+        masks = true_masks(st)
+        c, h, _ = model.agreement(masks)
         choices += c
         hits += h
         for j, p in enumerate(model.plays):
-            hit, n = model.choice(j, st.hands[p.seat] | p.later)
+            aside = getattr(p, "aside", None)
+            hit, n = model.choice(j, masks[p.seat] | p.later,
+                                  0 if aside is None else masks[aside])
             if n > 1:
                 n_legal.append((hit, n))
         # the true hands against uniform draws: the share of draws weighing less
-        true = [bit_list(x) for x in st.hands]
+        true = [bit_list(x) for x in masks]
         lw_true = model.log_weight(true)
         draw = holdings_sampler(st, d.seat)
         rng = random.Random(f"model-{i}")

@@ -69,14 +69,12 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 # agent options that mean something only in some games (the horizon search exists in
-# Tarot and Tarocchini; world inference from the auction in these four, from the play
-# in Belote, Coinche and Tarot)
+# Tarot and Tarocchini; world inference from the auction and from the play in all four)
+_PLAY_MODEL = ("coinche", "belote", "tarot", "tarocchini")   # solver.play_model
 GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "auction": ("coinche", "belote", "tarot", "tarocchini"),
-                 # the play model (solver.play_model) exists for these three
-                 "infer": ("coinche", "belote", "tarot"), "pool": ("coinche", "belote", "tarot"),
-                 "ess": ("coinche", "belote", "tarot"), "mcmc": ("coinche", "belote", "tarot"),
-                 "chains": ("coinche", "belote", "tarot")}
+                 "infer": _PLAY_MODEL, "pool": _PLAY_MODEL, "ess": _PLAY_MODEL,
+                 "mcmc": _PLAY_MODEL, "chains": _PLAY_MODEL}
 
 
 def agent_options(name: str) -> list[str]:

@@ -18,12 +18,14 @@ uniform-worlds PIMC judge would instead reward agreeing with uniform PIMC). It i
 noisy per decision; comparing two agents on the same decisions (``paired``) removes
 most of the noise.
 
-French Tarot: a full deal is out of reach of the exact search early in the deal, so
+French Tarot and Tarocchini: a full deal is out of reach of the exact search early in the deal, so
 the judge is the oracle's search on the true deal (``pimc.OracleAgent``: exact from 8
 tricks left in 4p, else one trick deeper than pimc's own horizon, 4x its node budget),
 scored as ``T``, the per-defender amount of TAROT-SCORE-1 (the taker's gain is
 (players - 1) T, a defender's -T). Before the exact range a card's value is the
-horizon search's estimate, so the judge there is strong but not perfect.
+horizon search's estimate, so the judge there is strong but not perfect. Tarocchini
+is scored in the DD search's own unit, the side's margin in half points (exact from
+about 8 tricks left in Ottocento).
 """
 
 from __future__ import annotations
@@ -42,7 +44,15 @@ from .errors import AtoutError
 from .games import get_game
 from .games.base import GameState
 
-JUDGE_GAMES = ("belote", "coinche", "tarot")
+JUDGE_GAMES = ("belote", "coinche", "tarot", "tarocchini")
+
+
+# the moves that play a card (with a Belote announce, or an Ottocento signal)
+CARD_KINDS = ("card", "belote", "signal")
+
+
+def _card_of(move: Any) -> int:
+    return move.value[0] if move.kind == "signal" else move.value
 
 
 @dataclass
@@ -77,13 +87,15 @@ def judge_values(state: GameState, seat: int) -> dict[str, float] | None:
 
     if state.game not in JUDGE_GAMES:
         raise AtoutError(f"no decision judge for {state.game}")
-    if state.game == "tarot":
+    if state.game in ("tarot", "tarocchini"):
         oracle = OracleAgent()
         results = oracle.solve_cards(state, oracle.horizon_for(state))
         if any(r.value is None for r in results.values()):
             return None
         sign = seat_sign(state, seat)
-        return {state.move_token(m): sign * float(r.value) for m, r in results.items()}
+        # a card with a signal (OTTO-SIG-1) is the same card to the search
+        return {state.move_token(m): sign * float(r.value) for m, r in results.items()
+                if m.kind == "card"}
     solve = PimcAgent(worlds=1)._world_solver(state, seat, None)
     holdings = [bit_list(h) for h in state.hands]
     sign, values, _ = solve((holdings, None, None))
@@ -115,8 +127,9 @@ def record_decisions(game: str, deals: int, seed: int = 0, rate: float = 0.2,
         while not st.is_over():
             seat = st.to_act
             legal = st.legal_moves()
-            cards = {m.value for m in legal if m.kind in ("card", "belote")}
-            only_cards = all(m.kind in ("card", "belote") for m in legal)
+            # a card may come with a Belote announce or an Ottocento signal (OTTO-SIG-1)
+            cards = {_card_of(m) for m in legal if m.kind in CARD_KINDS}
+            only_cards = all(m.kind in CARD_KINDS for m in legal)
             if st.phase == "play" and only_cards and len(cards) > 1 \
                     and pick.random() < rate:
                 values = judge_values(st, seat)
@@ -169,8 +182,7 @@ def evaluate_all(decisions: Sequence[Decision], specs: Sequence[str], seed: int 
             start = time.perf_counter()
             move = agent.choose(st, d.seat)
             scored.times.append(time.perf_counter() - start)
-            token = st.move_token(move if move.kind == "card"
-                                  else type(move)("card", move.value))
+            token = st.move_token(type(move)("card", _card_of(move)))
             scored.losses.append(max(d.values.values()) - d.values[token])
         if progress is not None:
             progress(i + 1 - first, out)

@@ -25,7 +25,7 @@ worlds start at the horizon they fell back to (``last_stats['horizons']`` counts
 worlds solved at each). Decisions other than card play (bids, discards, calls,
 announcements, declarations): ``bidding='sim'`` takes them by simulation
 (``solver.bidding``), ``bidding='heuristic'`` (default) leaves them to the heuristic.
-Inference from the play (Belote, Coinche, Tarot; ``solver.play_model``): ``infer=EPS``
+Inference from the play (every game; ``solver.play_model``): ``infer=EPS``
 resamples ``pool`` x ``worlds`` uniform draws by the likelihood of the other seats'
 past cards (``ess=F`` tempers it); ``infer=EPS,mcmc=STEPS`` draws the worlds instead
 by ``chains`` Metropolis chains (default 5) of STEPS card swaps each along that

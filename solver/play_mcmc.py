@@ -60,11 +60,16 @@ class PlayChain:
             self.fixed_masks[h] |= 1 << c
         # the play terms per seat: indices into model.plays
         self.by_seat: dict[int, list[int]] = {}
+        # the holders each seat's terms read (its own hand; Tarocchini: the pile aside
+        # for the seat that discarded it, PlayModel.deps)
+        self.deps: dict[int, set[int]] = {}
         for i, p in enumerate(model.plays):
             self.by_seat.setdefault(p.seat, []).append(i)
+            self.deps.setdefault(p.seat, set()).update(model.deps(i))
         check = getattr(hidden, "must_check", None)
         self.announces = check is not None and any(check(s) for s in hidden.heard)
         self.proposed = self.valid = self.accepted = 0
+        self.seat_ll: dict[int, float] = {}
 
     # --- states --------------------------------------------------------------------
     def state_of(self, holdings: Sequence[Sequence[int]]) -> dict[int, int]:
@@ -102,15 +107,14 @@ class PlayChain:
             return False
         return not self.announces or self.hidden.consistent(self.holdings(where))
 
-    def seat_log(self, seat: int, mask: int) -> float:
-        """The log-likelihood of ``seat``'s past cards when it holds ``mask`` now."""
-        model, plays = self.model, self.model.plays
-        return sum(model.log_prob(i, mask | plays[i].later)
-                   for i in self.by_seat.get(seat, ()))
+    def seat_log(self, seat: int, masks: Sequence[int]) -> float:
+        """The log-likelihood of ``seat``'s past cards in the holdings ``masks``."""
+        model = self.model
+        return sum(model.term(i, masks) for i in self.by_seat.get(seat, ()))
 
     def log_weight(self, where: dict[int, int]) -> float:
         masks = self.masks(where)
-        return sum(self.seat_log(s, masks[s]) for s in self.by_seat)
+        return sum(self.seat_log(s, masks) for s in self.by_seat)
 
     # --- the chain -----------------------------------------------------------------
     def run(self, where: dict[int, int], steps: int, rng: random.Random,
@@ -119,11 +123,11 @@ class PlayChain:
         last state and, with ``keep_every`` k > 0, a copy of the state after every
         k-th step."""
         cards, allowed, n = self.cards, self.allowed, len(self.cards)
-        model, plays, by_seat = self.model, self.model.plays, self.by_seat
+        model, by_seat, deps = self.model, self.by_seat, self.deps
         power = self.power
         masks = self.masks(where)
         # the current log terms per seat (only seats with past cards matter)
-        seat_ll = {s: self.seat_log(s, masks[s]) for s in by_seat}
+        seat_ll = {s: self.seat_log(s, masks) for s in by_seat}
         kept: list[dict[int, int]] = []
         if n < 2:
             return where, [dict(where) for _ in range(steps // keep_every)] \
@@ -154,7 +158,10 @@ class PlayChain:
                         where[card] = src
             if ok:
                 self.valid += 1
-                touched = [s for s in new_masks if s in by_seat]
+                touched = [s for s in by_seat if not deps[s].isdisjoint(new_masks)]
+                trial = list(masks)
+                for h, m in new_masks.items():
+                    trial[h] = m
                 old = sum(seat_ll[s] for s in touched)
                 # accept iff power * (new - old) >= log u; every term is <= 0, so the
                 # sum of the new terms can be cut short once it falls below the bar
@@ -163,10 +170,9 @@ class PlayChain:
                 total = 0.0
                 new_ll = {}
                 for s in touched:
-                    m = new_masks[s]
                     part = 0.0
                     for i in by_seat[s]:
-                        part += model.log_prob(i, m | plays[i].later)
+                        part += model.term(i, trial)
                         if total + part < bar:
                             break
                     else:
@@ -184,6 +190,7 @@ class PlayChain:
                     seat_ll.update(new_ll)
             if keep_every and step % keep_every == 0:
                 kept.append(dict(where))
+        self.seat_ll = seat_ll  # the running terms (tests check them against a recount)
         return where, kept
 
 

@@ -1,14 +1,17 @@
 """The recorded decision set and its judge (solver/decisions.py): the double-dummy
 value of each legal card on the true deal (BELOTE-PLAY-*, COINCHE-SCORE-* through the
-deal's net score; Tarot: the oracle's search scored as T, TAROT-SCORE-1)."""
+deal's net score; Tarot: the oracle's search scored as T, TAROT-SCORE-1; Tarocchini:
+the oracle's search, its cards also played with an OTTO-SIG-1 signal)."""
 
 import pytest
 
 from solver import decisions as D
+from solver.games.base import Move
 
 
 @pytest.mark.parametrize("game, options", [("coinche", {}), ("belote", {}),
-                                           ("tarot", {"players": 4})])
+                                           ("tarot", {"players": 4}),
+                                           ("tarocchini", {"game": "ottocento"})])
 def test_record_is_seeded_and_the_oracle_loses_nothing(game, options, tmp_path):
     ds = D.record_decisions(game, 3, seed=4, rate=0.3, options=options)
     assert ds and all(len(d.values) > 1 for d in ds)
@@ -19,7 +22,8 @@ def test_record_is_seeded_and_the_oracle_loses_nothing(game, options, tmp_path):
     for d in again:
         st = d.state()
         assert st.to_act == d.seat
-        assert sorted(d.values) == sorted(st.move_token(m) for m in st.legal_moves())
+        cards = {D._card_of(m) for m in st.legal_moves() if m.kind in D.CARD_KINDS}
+        assert sorted(d.values) == sorted(st.move_token(Move("card", c)) for c in cards)
     # the oracle plays a double-dummy best card of the true deal: no loss; the
     # heuristic loses somewhere (or the judge could not fail)
     oracle = D.evaluate(again, "oracle")

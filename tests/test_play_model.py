@@ -157,13 +157,15 @@ def test_infer_option_is_checked():
     for bad in (-0.1, 1.5, "x", True):
         with pytest.raises(OptionError):
             PimcAgent(ess=bad)
-    # no model (Tarocchini): the worlds are the uniform draws, and the spec is refused
-    assert play_model(get_game("tarocchini").new_state(seed=1), 0, 0.1) is None
+    # every game has a model now (Tarocchini too): before the card play it has
+    # nothing to weigh, and the worlds are the uniform draws
+    assert play_model(get_game("tarocchini").new_state(seed=1), 0, 0.1).plays == []
     from solver.agents import make_agent
 
     for spec in ("pimc:infer=0.1", "pimc:infer=0.1,ess=0.5"):
-        with pytest.raises(OptionError):
-            make_agent(spec, game="tarocchini")
+        assert make_agent(spec, game="tarocchini").infer == 0.1
+    with pytest.raises(OptionError):
+        make_agent("pimc:infer=0.1,ess=2", game="tarocchini")
     assert make_agent("pimc:infer=0.1,pool=2,exact=50", game="belote").exact == 50
 
 

@@ -197,8 +197,7 @@ def test_tarot_infer_options():
     assert agent.infer == 0.1 and agent.pool == 2
     with pytest.raises(OptionError):
         make_agent("pimc:infer=1.5", game="tarot")
-    # no model in Tarocchini: the spec is refused
     with pytest.raises(OptionError):
-        make_agent("pimc:infer=0.1", game="tarocchini")
+        make_agent("pimc:infer=0.1,pool=0", game="tarot")
     st = get_game("tarot").new_state(seed=1)
     assert play_model(st, 0, 0.1).plays == []  # before the card play: nothing to weigh
