@@ -1572,13 +1572,18 @@ cdef class TarotCore:
         (TAROT-EXC-6) for a side that has won a trick, ``sure_petit`` credits the Petit
         to its side when the other side holds no trump. The table is emptied: its bounds
         were proven by the previous search, which is fine, but a clean table keeps the
-        measurements apart."""
+        measurements apart. While a relaxed game is searched (``set_relax``) partition
+        search and merge2 stay off and take effect when it ends."""
         self.use_tt = tt
         self.use_merge = merge
         self.use_bounds = bounds
         self.use_order = order
-        self.use_merge2 = merge2
-        self.use_part = partition
+        if self.p.relax == RELAX_NONE:
+            self.use_merge2 = merge2
+            self.use_part = partition
+        else:
+            self.saved_merge2 = merge2
+            self.saved_part = partition
         self.p.sure_ex = sure_ex
         self.p.sure_trumps = sure_trumps
         self.p.sure_lead = sure_lead

@@ -375,6 +375,16 @@ def test_relax_mode_errors_and_restores_the_search():
     core.clear_tt()
     assert core.relax == "none" and core.value()[0] == v
     assert core.stats()["nodes"] - n0 == n0    # partition search and merge2 back on
+    # features set while relaxed: partition search and merge2 (which read the pips'
+    # ranks) wait for the relaxed game to end
+    core.set_relax("defence")
+    stores = core.stats()["part_stores"]
+    core.set_features()
+    rv, _ = core.value()
+    assert core.stats()["part_stores"] == stores
+    core.set_relax("none")
+    assert core.value()[0] == v and core.stats()["part_stores"] > stores
+    assert rv <= v
 
 
 def _pips(hand: int) -> list[int]:
