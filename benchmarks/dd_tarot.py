@@ -28,7 +28,7 @@ shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
-                                  [--baseline before|no-partition|no-sure-facts|no-relax] [--questions made]
+                                  [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part] [--questions made]
                                   [--no-append]
 """
 
@@ -77,7 +77,8 @@ def later(state, i: int, k: int):
 # with one technique switched off (the same analyse, so the ratio is that technique's)
 BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-sure-facts": {"sure_match": False, "sure_won": False, "sure_petit": False},
-             "no-relax": {"relax_first": False}}
+             "no-relax": {"relax_first": False},
+             "no-relax-part": {"relax_part": False}}
 
 
 def ask(state, version: str, question: str, budget: int,

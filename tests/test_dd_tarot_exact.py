@@ -375,16 +375,62 @@ def test_relax_mode_errors_and_restores_the_search():
     core.clear_tt()
     assert core.relax == "none" and core.value()[0] == v
     assert core.stats()["nodes"] - n0 == n0    # partition search and merge2 back on
-    # features set while relaxed: partition search and merge2 (which read the pips'
-    # ranks) wait for the relaxed game to end
+    # features set while relaxed: merge2 (it reads the pips' ranks) waits for the
+    # relaxed game to end; partition search runs there only with relax_part
     core.set_relax("defence")
     stores = core.stats()["part_stores"]
     core.set_features()
     rv, _ = core.value()
     assert core.stats()["part_stores"] == stores
+    core.set_features(relax_part=True)
+    assert core.value()[0] == rv and core.stats()["part_stores"] > stores
     core.set_relax("none")
-    assert core.value()[0] == v and core.stats()["part_stores"] > stores
+    assert core.value()[0] == v
     assert rv <= v
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_relaxed_partition_class_hits_verified(n):
+    """Partition search inside the relaxed games (``relax_part``) frees every pip
+    (their ranks do not exist there) and the low trumps below the marks: every class
+    cut is checked by a search without the table, in R_D and R_A, on endgames and on
+    played 4p deals; the relaxed value equals the one without it."""
+    checked = 0
+    left = {3: (7, 8), 4: (7, 8), 5: (5, 6)}[n]
+    for i, st in enumerate(endgames(n, 40, seed=2400 + n, left=left)):
+        core = face.from_state(st, tt_bits=16)
+        core.set_objective("T" if i % 2 else "margin")
+        core.set_features(relax_part=True)
+        core.set_relax("defence" if i % 3 else "attack")
+        core.verify_class_hits(9)
+        for x in (-20, 0, 20):
+            core.probe(x, node_budget=3_000_000)
+        done, bad = core.verify_class_hits(9)
+        assert bad == 0
+        checked += done
+        if i % 4 == 0:
+            ref = face.from_state(st, tt_bits=16)
+            ref.set_objective("T" if i % 2 else "margin")
+            ref.set_relax(core.relax)
+            assert core.value() == ref.value()
+    assert checked > 5
+    if n == 4:
+        import sys
+        from pathlib import Path
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+        from dd_tarot import later, load
+        played = 0
+        for i, st0 in enumerate(load(4)[:4]):
+            core = face.from_state(later(st0, i, 10), tt_bits=18)
+            core.set_objective("margin")
+            core.set_features(relax_part=True)
+            core.set_relax("defence" if i % 2 else "attack")
+            core.verify_class_hits(7)
+            core.probe(0, node_budget=2_000_000)
+            done, bad = core.verify_class_hits(7)
+            assert bad == 0
+            played += done
+        assert played > 200
 
 
 def _pips(hand: int) -> list[int]:
