@@ -98,7 +98,7 @@ def judge_values(state: GameState, seat: int) -> dict[str, float] | None:
                 if m.kind == "card"}
     solve = PimcAgent(worlds=1)._world_solver(state, seat, None)
     holdings = [bit_list(h) for h in state.hands]
-    sign, values, _ = solve((holdings, None, None))
+    sign, values, _, _ = solve((holdings, None, None))
     return {state.move_token(m): sign * v for m, v in values.items()}
 
 

@@ -49,6 +49,7 @@ from typing import Any
 from . import constraints, dd, inference, parallel
 from .agents import Agent
 from .cards import mask_of
+from .dd.result import nodes_spent
 from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
 from .heuristic import HeuristicAgent
@@ -235,15 +236,18 @@ class _CardAgent(Agent):
         return self.solve_cards_at(state, horizon, only)[0]
 
     def solve_cards_at(self, state: GameState, horizon: int | None, only: Any = None):
-        """``solve_cards`` and the horizon that gave its values (None: exact)."""
+        """``solve_cards``, the horizon that gave its values (None: exact) and the nodes
+        spent by all the searches tried."""
         values = self._solve_cards(state, horizon, only)
+        spent = nodes_spent(values)
         if self.horizon == "exact" or not dd.supports_horizon(state.game):
-            return values, horizon
+            return values, horizon, spent
         while any(r.value is None for r in values.values()) and (horizon is None
                                                                  or horizon > 1):
             horizon = 3 if horizon is None else horizon - 1
             values = self._solve_cards(state, horizon, only)
-        return values, horizon
+            spent += nodes_spent(values)
+        return values, horizon, spent
 
     def _solve_cards(self, state: GameState, horizon: int | None, only: Any = None):
         limits: dict[str, Any] = {"node_budget": self.budget(state),
@@ -316,8 +320,16 @@ class PimcAgent(_CardAgent):
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
                  prune: bool = True, search: str = "now", infer: float = 0.0,
                  pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
-                 chains: int = 5):
+                 chains: int = 5, nodes: int | None = None):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
+        # a decision's node budget: the worlds are solved in sampling order until their
+        # searches have spent ``nodes`` in all (the world that crosses it still counts),
+        # so a decision's cost is bounded and, unlike ``seconds``, its card does not
+        # depend on the machine or its load
+        if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int)
+                                  or nodes < 1):
+            raise OptionError(f"pimc: nodes must be a positive number of nodes, got {nodes!r}")
+        self.nodes = nodes
         # worlds weighted by the others' play (solver.play_model; Belote, Coinche,
         # Tarot): ``infer`` is the model's eps (0: off); ``pool`` x ``worlds`` uniform
         # draws are resampled by their likelihood down to ``worlds`` (repeats solved
@@ -396,7 +408,7 @@ class PimcAgent(_CardAgent):
         candidates = list(cards)
         per_world: list[dict[Move, float]] = []  # the candidates' values, world by world
         row_weights: list[float] = []            # and the worlds' weights
-        used = skipped = 0
+        used = skipped = spent = 0
         out_of_time = False
         # Worlds go in batches whose candidates are fixed when the batch starts, and
         # are consumed in sampling order, so the decision does not depend on the
@@ -406,10 +418,11 @@ class PimcAgent(_CardAgent):
             only = None if len(candidates) == len(cards) else tuple(candidates)
             jobs = [(h, only, horizon) for h in draws[first:first + batch]]
             batch_used = []
-            for k, (sign, values, used_horizon) in enumerate(
+            for k, (sign, values, used_horizon, world_nodes) in enumerate(
                     parallel.ordered_map(solve, jobs, self.threads)):
                 weight = weights[first + k]
                 batch_used.append(used_horizon)
+                spent += world_nodes
                 if any(values.get(m) is None for m in candidates):
                     skipped += 1  # budget hit in this world: skip it rather than guess
                 else:
@@ -426,6 +439,9 @@ class PimcAgent(_CardAgent):
                         time.monotonic() - start > self.seconds:
                     out_of_time = True
                     break
+                if self.nodes is not None and used and spent >= self.nodes:
+                    out_of_time = True  # the decision's node budget is spent
+                    break
                 if skipped >= 3 and not used:
                     out_of_time = True
                     break  # the search is out of reach at this point of the deal
@@ -439,7 +455,7 @@ class PimcAgent(_CardAgent):
                 if len(candidates) == 1:
                     break  # the decision is made: more worlds cannot change it
         self.last_stats = {"worlds": used, "skipped": skipped, "horizon": first_horizon,
-                           "time": time.monotonic() - start,
+                           "time": time.monotonic() - start, "nodes": spent,
                            "pruned": len(cards) - len(candidates)}
         if set(used_horizons) != {first_horizon}:
             # worlds searched at each horizon (over the node budget at the first)
@@ -522,8 +538,8 @@ class PimcAgent(_CardAgent):
                 {"pool": pool, "distinct": len(worlds), "power": power, **stats})
 
     def _world_solver(self, state: GameState, seat: int, horizon: int | None):
-        """``solve((holdings, only, start))`` -> (sign, {card: value}, horizon used)
-        for one world: the value of each legal card (of the cards ``only`` at least,
+        """``solve((holdings, only, start))`` -> (sign, {card: value}, horizon used,
+        nodes spent) for one world: the value of each legal card (of the cards ``only`` at least,
         when the game's solver can leave the others out), as a score of the deal;
         ``sign`` turns it into the seat's own gain. ``start``: where the game's search
         takes a horizon, the first one tried (``solve_cards_at``); ``horizon``, the
@@ -544,11 +560,12 @@ class PimcAgent(_CardAgent):
             def solve(job):
                 holdings, only, _ = job
                 hands = holdings[:len(state.hands)]
-                values = {m: r.value for m, r in solve_hands(hands, only).items()}
+                results = solve_hands(hands, only)
+                values = {m: r.value for m, r in results.items()}
                 if net is not None and None not in values.values():
                     net_of = net.at([mask_of(h) for h in hands])
                     values = {m: net_of(v) for m, v in values.items()}
-                return own_sign, values, None
+                return own_sign, values, None, nodes_spent(results)
 
             return solve
         _, make_world = constraints.game_functions(state.game)
@@ -563,14 +580,14 @@ class PimcAgent(_CardAgent):
         def solve_world(job):
             holdings, only, start = job
             world = make_world(state, seat, holdings)
-            results, used = self.solve_cards_at(world, start, only)
+            results, used, spent = self.solve_cards_at(world, start, only)
             values = {m: r.value for m, r in results.items()}
             if score is not None and None not in values.values():
                 # the settlement is a staircase (G moves every ~200 half points of
                 # margin): the margin breaks its ties, below one step (|v| < 2000),
                 # or cards that win in every world would throw margin away
                 values = {m: score(v) + v / 2000 for m, v in values.items()}
-            return seat_sign(world, seat), values, used
+            return seat_sign(world, seat), values, used, spent
 
         return solve_world
 

@@ -393,3 +393,46 @@ def test_a_time_budget_bounds_the_drawing_of_worlds():
     assert rushed == free[:63]   # the first check, after 63 draws, finds the time gone
     roomy = PimcAgent(seed=0, worlds=200, seconds=60).draw_worlds(st, seat, 5)[0]
     assert roomy == free
+
+
+@pytest.mark.parametrize("game,options", [("coinche", {}), ("tarot", {"players": 4}),
+                                          ("tarocchini", {"game": "terziglio"})])
+def test_a_node_budget_stops_the_worlds_the_same_way_at_any_thread_count(game, options):
+    """``nodes``: worlds are solved in sampling order until their searches have spent
+    the budget (the crossing world counts); the result is that of the same agent with
+    ``worlds`` cut to the worlds it used, and does not depend on the threads."""
+    if game == "coinche":
+        st = coinche.new_state(seed=6, dealer=1)
+        st = coinche.CoincheState.from_play(st.hands, 0, 0, dealer=1)
+    else:
+        st = _first_lead(game, options, seed=3)
+    seat = st.to_act() if callable(st.to_act) else st.to_act
+    cards = [m for m in st.legal_moves() if m.kind == "card"]
+    free = PimcAgent(seed=1, worlds=30, prune=False)
+    free.card_values(st, seat, cards)
+    per_world = free.last_stats["nodes"] / free.last_stats["worlds"]
+    budget = int(4 * per_world)
+    runs = []
+    for threads in (1, 2):
+        agent = PimcAgent(seed=1, worlds=30, prune=False, nodes=budget, threads=threads)
+        values = agent.card_values(st, seat, cards)
+        runs.append((values, {k: v for k, v in agent.last_stats.items() if k != "time"}))
+    assert runs[0] == runs[1]
+    values, stats = runs[0]
+    assert 1 <= stats["worlds"] < 30 and stats["nodes"] >= budget
+    # the values of an agent asked for just that many worlds (the same first draws)
+    fewer = PimcAgent(seed=1, worlds=stats["worlds"], prune=False)
+    assert fewer.card_values(st, seat, cards) == values
+    # a budget never reached changes nothing
+    roomy = PimcAgent(seed=1, worlds=30, prune=False, nodes=10**12)
+    assert roomy.card_values(st, seat, cards) == PimcAgent(
+        seed=1, worlds=30, prune=False).card_values(st, seat, cards)
+    assert roomy.last_stats["worlds"] == free.last_stats["worlds"]
+
+
+@pytest.mark.parametrize("bad", ["0", "-5", "1.5", "true", "x"])
+def test_a_bad_node_budget_is_a_clear_option_error(bad):
+    from solver.agents import make_agent
+    from solver.errors import OptionError
+    with pytest.raises(OptionError, match="nodes"):
+        make_agent(f"pimc:nodes={bad}")

@@ -48,6 +48,14 @@ class CardResult(DDResult):
     with a declaration or a signal gets its card's value). ``nodes``, ``seconds`` and
     the table counters are those of the search that scored the card: Belote/Coinche and
     Tarocchini score all cards in one search, whose totals every card carries; Tarot
-    searches each card in turn (after the position's value) and gives its own."""
+    searches each card in turn (after the position's value) and gives its own.
+    ``call_nodes``: every node of the ``solve_cards`` call that scored the card, the
+    position's search included (the same for all its cards; 0 where that is ``nodes``)."""
 
     card: Any = None
+    call_nodes: int = 0
+
+
+def nodes_spent(results: dict[Any, CardResult]) -> int:
+    """The nodes one ``solve_cards`` call spent, from its results (any game)."""
+    return max((r.call_nodes or r.nodes for r in results.values()), default=0)

@@ -218,6 +218,9 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
                                tt_hits=st["tt_hits"] - s0["tt_hits"],
                                tt_probes=st["tt_probes"] - s0["tt_probes"], exact=exact,
                                card=move)
+    total = core.stats()["nodes"]
+    for r in out.values():
+        r.call_nodes = total
     return out
 
 
