@@ -107,6 +107,25 @@ def _announce_plan(start_hand: int, wanted: list[tuple[str, int | None]], exclus
     return search(0, 0, 0)
 
 
+# a run of n cards of one suit starts at bit i when bits i..i+n-1 are set and lie in
+# one 8-card suit block (BELOTE-ANN-2's natural order is the bit order)
+_RUN_STARTS = {n: sum(((1 << (9 - n)) - 1) << (8 * s) for s in range(4)) for n in (3, 4, 5)}
+_SEQ_LENGTH = {name: n for n, name in SEQ_NAMES.items()}
+
+
+def _has_runs(hand: int, wanted: list[tuple[str, int | None]]) -> bool:
+    """A necessary condition of ``_announce_plan``, cheap enough to reject most drawn
+    hands first (the rejection sampler's cost): every sequence heard needs a run of at
+    least its length in the hand."""
+    need = max((_SEQ_LENGTH[k] for k, _ in wanted if k in _SEQ_LENGTH), default=0)
+    if not need:
+        return True
+    run = hand
+    for i in range(1, need):
+        run &= hand >> i
+    return bool(run & _RUN_STARTS[need])
+
+
 def _heard(obs: dict) -> dict[int, list[tuple[str, int | None]]]:
     """Per other seat, its announces in order as ``(kind, ident-or-None)``."""
     out: dict[int, list[tuple[str, int | None]]] = {}
@@ -172,9 +191,14 @@ class BeloteHidden(Hidden):
 
     def consistent(self, holdings: list[list[int]]) -> bool:
         """True when every seat can hold the announces it was heard to make."""
-        return all(_announce_plan(self.start_hand(s, holdings), wanted, self.exclusive,
-                                  self.carre_value, s, self.beaten) is not None
-                   for s, wanted in self.heard.items() if self.must_check(s))
+        for s, wanted in self.heard.items():
+            if not self.must_check(s):
+                continue
+            hand = self.start_hand(s, holdings)
+            if not _has_runs(hand, wanted) or _announce_plan(
+                    hand, wanted, self.exclusive, self.carre_value, s, self.beaten) is None:
+                return False
+        return True
 
     def sampler(self) -> DealSampler | _AnnounceSampler:
         base = DealSampler(self.allowed, self.capacities)

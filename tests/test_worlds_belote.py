@@ -351,3 +351,22 @@ def test_from_play_worlds_with_announces_replay_and_undo():
             assert w.hands[seat] == hands[seat]
         checked += 1
     assert checked > 50
+
+
+def test_the_run_prefilter_is_what_the_runs_say():
+    """BELOTE-ANN-2: the sampler's cheap check (``worlds_belote._has_runs``) holds
+    exactly when the hand has a maximal run at least as long as the sequence heard, so
+    it rejects no hand ``_announce_plan`` would accept."""
+    import random
+
+    from solver.games.belote_common import SEQ_NAMES, sequence_runs
+    from solver.worlds_belote import _has_runs
+
+    rng = random.Random(7)
+    for _ in range(5000):
+        hand = sum(1 << c for c in rng.sample(range(32), rng.randint(3, 8)))
+        longest = max((t - b + 1 for t, b in sequence_runs(hand)), default=0)
+        for n, kind in SEQ_NAMES.items():
+            assert _has_runs(hand, [(kind, None)]) == (longest >= n)
+            assert _has_runs(hand, [("carre", 3), (kind, None)]) == (longest >= n)
+        assert _has_runs(hand, [("carre", 5)])
