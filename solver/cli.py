@@ -425,7 +425,8 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
 @click.argument("source", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--agent", "spec", default=None,
               help="Agent spec: random, heuristic, pimc:worlds=N[,auction=1,bidding=sim...], "
-                   "oracle (default: pimc:worlds=100; in Coinche and Belote with auction=1).")
+                   "oracle (default: pimc:worlds=100,nodes=4000000; in Coinche and Belote with "
+                   "auction=1).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="Time budget of a PIMC decision (cards; bids with bidding=sim).")

@@ -8,8 +8,9 @@ echoed in the reply):
     The move of the seat to act after the record's moves (``at``: after that many
     moves): a card, bid, discard, call, announce or declaration. Reply
     ``{"ok": true, "move": TOKEN, "seat": S, "phase": P, "agent": SPEC, "time": T}``
-    (``stats``: the PIMC worlds used). Without ``agent``: ``pimc:worlds=100``, its
-    worlds following the auction in Coinche and Belote (``default_agent``). ``seconds`` bounds a
+    (``stats``: the PIMC worlds used). Without ``agent``: ``pimc:worlds=100`` within
+    4M search nodes, its worlds following the auction in Coinche and Belote
+    (``default_agent``). ``seconds`` bounds a
     PIMC decision (the worlds solved when it runs out are used; with
     ``bidding=sim``, bids too); ``seat``, if given, must be the seat to act. Honest
     agents read only what that seat knows (``state.observation``): the other hands
@@ -54,10 +55,14 @@ COMMANDS = ("move", "legal", "solve", "evaluate", "version", "quit", "new_game",
 # The agent a request gets when it names none: PIMC over 100 worlds; in Coinche and
 # Belote the worlds follow the auction (measured against uniform worlds, duplicate:
 # Coinche +11.0 [+5.9, +16.2] points per deal over 800 deals, Belote +4.9 [+1.3, +8.6]
-# over 400; Tarot 4p no gain; benchmarks/RESULTS.md).
-DEFAULT_AGENT = "pimc:worlds=100"
-DEFAULT_AGENTS = {"coinche": "pimc:worlds=100,auction=1",
-                  "belote": "pimc:worlds=100,auction=1"}
+# over 400; Tarot 4p no gain; benchmarks/RESULTS.md). A decision spends at most about
+# DEFAULT_NODES search nodes (``pimc:nodes``, deterministic): every decision of whole
+# deals of all seven setups then took <= 1 s wall on this 2-core machine, against
+# 1.2-3.8 s at worst without it (benchmarks/decision_latency.py, RESULTS.md).
+DEFAULT_NODES = 4_000_000
+DEFAULT_AGENT = f"pimc:worlds=100,nodes={DEFAULT_NODES}"
+DEFAULT_AGENTS = {"coinche": f"pimc:worlds=100,auction=1,nodes={DEFAULT_NODES}",
+                  "belote": f"pimc:worlds=100,auction=1,nodes={DEFAULT_NODES}"}
 
 
 def default_agent(game: str) -> str:

@@ -115,12 +115,12 @@ def test_default_agent_per_game():
     the auction (measured stronger there, benchmarks/RESULTS.md)."""
     st = first_lead(12)
     reply = ask(cmd="move", record=st.to_record().to_text(), seconds=0.2)
-    assert reply["ok"] and reply["agent"] == "pimc:worlds=100,auction=1,seconds=0.2"
+    assert reply["ok"] and reply["agent"] == "pimc:worlds=100,auction=1,nodes=4000000,seconds=0.2"
     assert "auction_fit" in reply["stats"]
     rec = record_text("tarot", {"players": 4}, 2)
-    assert ask(cmd="move", record=rec)["agent"] == "pimc:worlds=100"
+    assert ask(cmd="move", record=rec)["agent"] == "pimc:worlds=100,nodes=4000000"
     rec = record_text("belote", {}, 2)
-    assert ask(cmd="move", record=rec)["agent"] == "pimc:worlds=100,auction=1"
+    assert ask(cmd="move", record=rec)["agent"] == "pimc:worlds=100,auction=1,nodes=4000000"
 
 
 def test_move_errors_name_the_problem():
