@@ -102,11 +102,12 @@ def main() -> None:
                    "p90_wall_s": quantile(walls, 0.9), "p99_wall_s": quantile(walls, 0.99),
                    "max_wall_s": max(walls), "max_cpu_s": max(cpus),
                    f"over_{args.target:g}s": sum(w > args.target for w in walls)}
-            big = [x for x in part if x[3] and x[2] > 0.1]   # searches that took time
-            if big:
-                row["max_nodes"] = max(x[3] for x in part if x[3])
-                row["median_Mnodes_per_cpu_s"] = statistics.median(
-                    x[3] / x[2] / 1e6 for x in big)
+            # search speed over the decisions whose searches took time (one table:
+            # the columns are there, empty, where there are none)
+            big = [x for x in part if x[3] and x[2] > 0.1]
+            row["max_nodes"] = max((x[3] for x in part if x[3]), default=None)
+            row["median_Mnodes_per_cpu_s"] = statistics.median(
+                x[3] / x[2] / 1e6 for x in big) if big else None
             rows.append(row)
             print(row, flush=True)
     report(f"Decision latency of the backend's agent ({args.deals} deals a setup, "
