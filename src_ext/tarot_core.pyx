@@ -75,6 +75,10 @@ deepening of the made/fail proof (a horizon where an undecided boundary counts a
 the side being proven; 4p, 12 left: proofs need 5-7 of the 12 tricks, median node ratio
 0.27).
 
+Measured and reverted, fifth session: (a) with two threads, R_D and the real game raced
+on two cores (a stop flag for the loser): median wall ratio 0.74 / 0.94 / 0.83 at 13 /
+14 / 15 tricks left (4p; two tables share the caches, half the budget each).
+
 Not yet done (what the nodes are spent on: made proofs, where every defence card is
 searched at each of the three defenders' turns; first-move cutoffs are 97-100%, the
 table hit rate 70-90% at trick boundaries): quasi-symmetry beyond the low cards
