@@ -74,7 +74,8 @@ _PLAY_MODEL = ("coinche", "belote", "tarot", "tarocchini")   # solver.play_model
 GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "auction": ("coinche", "belote", "tarot", "tarocchini"),
                  "infer": _PLAY_MODEL, "pool": _PLAY_MODEL, "ess": _PLAY_MODEL,
-                 "mcmc": _PLAY_MODEL, "chains": _PLAY_MODEL}
+                 "mcmc": _PLAY_MODEL, "chains": _PLAY_MODEL,
+                 "model": ("coinche", "belote")}   # the learned play model
 
 
 def agent_options(name: str) -> list[str]:

@@ -320,7 +320,7 @@ class PimcAgent(_CardAgent):
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
                  prune: bool = True, search: str = "now", infer: float = 0.0,
                  pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
-                 chains: int = 5, nodes: int | None = None):
+                 chains: int = 5, nodes: int | None = None, model: str = "heuristic"):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
         # a decision's node budget: the worlds are solved in sampling order until their
         # searches have spent ``nodes`` in all (the world that crosses it still counts),
@@ -343,6 +343,14 @@ class PimcAgent(_CardAgent):
         if isinstance(ess, bool) or not isinstance(ess, (int, float)) or not 0 <= ess <= 1:
             raise OptionError(f"pimc: ess must be a number in [0, 1], got {ess!r}")
         self.infer, self.pool, self.ess = float(infer), pool, float(ess)
+        # the play model: the heuristic's card, or (Belote, Coinche) the model learned
+        # from pimc's own cards (solver.play_model.BELOTE_WEIGHTS), eps of uniform mixed in
+        if model not in ("heuristic", "learned"):
+            raise OptionError(f"pimc: model must be heuristic or learned, got {model!r}")
+        if model == "learned" and not infer:
+            raise OptionError("pimc: model=learned weighs the worlds by the play: it needs "
+                              "infer=EPS")
+        self.model = model
         # with ``infer``: the worlds are drawn by ``chains`` Metropolis chains of
         # ``mcmc`` steps each along the play model's likelihood (solver.play_mcmc),
         # started from draws of the pool resampled by it (0: off)
@@ -487,7 +495,7 @@ class PimcAgent(_CardAgent):
             return draws, [1.0] * len(draws), None
         from .play_model import play_model
 
-        model = play_model(state, seat, self.infer)
+        model = play_model(state, seat, self.infer, learned=self.model == "learned")
         if model is None or not model.plays:
             # nothing to weigh by: as many uniform draws as without infer (the pool's
             # first ones: they are independent draws)

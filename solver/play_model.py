@@ -68,20 +68,79 @@ class _BelotePlay:
 
     def choice(self, hand: int) -> tuple[bool, int]:
         """(the heuristic holding ``hand`` plays this card, the legal cards' count)."""
-        from .games.belote_common import legal_cards
-        from .heuristics.belote import _View, choose_card_in
-
-        legal = legal_cards(hand, self.trick, self.strain, self.undertrump, self.overtake)
-        if not legal >> self.card & 1:
+        cards = self.legal(hand)
+        if not cards:
             return False, 0
-        cards = bit_list(legal)
         if len(cards) == 1:
             return True, 1
+        return self.heuristic_card(hand, cards) == self.card, len(cards)
+
+    def legal(self, hand: int) -> list[int]:
+        """The legal cards holding ``hand`` ([] if this card was not one of them)."""
+        from .games.belote_common import legal_cards
+
+        legal = legal_cards(hand, self.trick, self.strain, self.undertrump, self.overtake)
+        return bit_list(legal) if legal >> self.card & 1 else []
+
+    def heuristic_card(self, hand: int, cards: list[int]) -> int:
+        from .heuristics.belote import _View, choose_card_in
+
         allowed = {c: m & ~(1 << self.seat) for c, m in self.public.items()
                    if not hand >> c & 1}
         view = _View.of(self.seat, hand, self.strain, self.taker, self.trick, self.tricks,
                         self.played, allowed)
-        return choose_card_in(view, cards) == self.card, len(cards)
+        return choose_card_in(view, cards)
+
+    def learned_log_prob(self, hand: int, weights: Sequence[float]) -> float | None:
+        """log P(this card) under the learned model (``belote_features``, softmax over
+        the legal cards); None when it was not legal in ``hand``."""
+        cards = self.legal(hand)
+        if not cards:
+            return None
+        if len(cards) == 1:
+            return 0.0
+        heur = self.heuristic_card(hand, cards)
+        scores = [sum(w * f for w, f in zip(weights, belote_features(self, hand, c, heur),
+                                            strict=True)) for c in cards]
+        top = max(scores)
+        total = sum(math.exp(x - top) for x in scores)
+        return scores[cards.index(self.card)] - top - math.log(total)
+
+
+# A learned model of pimc's card play (Belote, Coinche; ``pimc:model=learned``): a
+# conditional logit over the legal cards on ``belote_features``, fitted by
+# ``benchmarks/play_model_fit.py`` on the cards pimc(100) players chose (the command
+# and its held-out log-loss are in benchmarks/RESULTS.md).
+BELOTE_FEATURES = ("heuristic's card", "wins the trick now", "points/10", "trump",
+                   "highest of its suit in hand", "lowest of its suit in hand",
+                   "points/10 onto the partner's trick", "points/10 onto a lost trick",
+                   "leads its suit's highest", "leads a trump", "wins as the last seat",
+                   "suit length/8")
+BELOTE_WEIGHTS: tuple[float, ...] = (0.687, 0.800, 0.688, -0.521, 0.297, 0.789, -0.380,
+                                     -1.859, -0.171, 0.292, -0.046, -0.729)
+
+
+def belote_features(p: _BelotePlay, hand: int, c: int, heur: int) -> list[float]:
+    """The features of playing ``c`` from ``hand`` at play ``p`` (``heur``: the
+    heuristic's card there), in the order of BELOTE_FEATURES."""
+    from .games.belote_common import POINTS, POWER, _winning_index, is_trump
+
+    strain, trick = p.strain, p.trick
+    pw = POWER[strain]
+    pts = POINTS[strain][c] / 10.0
+    wins = partner = False
+    if trick:
+        wins = _winning_index([*trick, (p.seat, c)], strain) == len(trick)
+        partner = (trick[_winning_index(trick, strain)][0] - p.seat) % 2 == 0
+    same = [x for x in bit_list(hand) if x >> 3 == c >> 3]
+    highest = all(pw[c] >= pw[x] for x in same)
+    lowest = all(pw[c] <= pw[x] for x in same)
+    lead = not trick
+    return [float(c == heur), float(wins), pts, float(is_trump(c, strain)), float(highest),
+            float(lowest), pts * (partner and not wins),
+            pts * (bool(trick) and not partner and not wins), float(lead and highest),
+            float(lead and is_trump(c, strain)), float(len(trick) == 3 and wins),
+            len(same) / 8.0]
 
 
 @dataclass(frozen=True)
@@ -157,11 +216,14 @@ class PlayModel:
     current hands per seat, as the sampler gives them)."""
 
     def __init__(self, plays: list[_BelotePlay | _TarotPlay | _TarocchiniPlay],
-                 eps: float):
+                 eps: float, weights: Sequence[float] | None = None):
         if not 0 < eps < 1:
             raise OptionError(f"the play model's eps must be in (0, 1), got {eps!r}")
         self.plays = plays
         self.eps = eps
+        # the learned model (Belote, Coinche): P = (1 - eps) softmax + eps uniform
+        self.weights = weights
+        self._learned: dict[tuple[int, int], float] = {}
         self._log_hit = math.log(1 - eps)
         self._log_eps = math.log(eps)
         self._cache: dict[tuple[int, int], tuple[bool, int]] = {}
@@ -194,12 +256,29 @@ class PlayModel:
 
     def log_prob(self, i: int, hand: int, aside: int = 0) -> float:
         """log P(play ``i``'s card | its seat held ``hand`` then)."""
+        if self.weights is not None:
+            return self._learned_log_prob(i, hand)
         hit, n = self.choice(i, hand, aside)
         if n == 0:
             return 2 * self._log_eps - 10.0  # impossible under the rules: nearly never
         if n == 1:
             return 0.0
         return self._log_hit if hit else self._log_eps - math.log(n - 1)
+
+    def _learned_log_prob(self, i: int, hand: int) -> float:
+        got = self._learned.get((i, hand))
+        if got is None:
+            p = self.plays[i]
+            lp = p.learned_log_prob(hand, self.weights)
+            if lp is None:
+                got = 2 * self._log_eps - 10.0   # impossible under the rules
+            elif lp == 0.0:
+                got = 0.0                        # one legal card
+            else:
+                n = len(p.legal(hand))
+                got = math.log((1 - self.eps) * math.exp(lp) + self.eps / n)
+            self._learned[(i, hand)] = got
+        return got
 
     def log_weight(self, holdings: Sequence[Sequence[int]]) -> float:
         """Sum over the past cards of the others of log P(card | the world's hands)."""
@@ -223,11 +302,21 @@ class PlayModel:
         return choices, hits, total
 
 
-def play_model(state: GameState, seat: int, eps: float) -> PlayModel | None:
+LEARNED_GAMES = ("belote", "coinche")
+
+
+def play_model(state: GameState, seat: int, eps: float,
+               learned: bool = False) -> PlayModel | None:
     """The model of the cards the seats other than ``seat`` played in ``state``, from
-    what ``seat`` saw at each of them, or None where the game has no model."""
+    what ``seat`` saw at each of them, or None where the game has no model.
+    ``learned``: the learned model (``BELOTE_WEIGHTS``; Belote and Coinche) instead of
+    the heuristic's card, ``eps`` of uniform mixed in."""
+    if learned and state.game not in LEARNED_GAMES:
+        raise OptionError(f"the learned play model is for {' and '.join(LEARNED_GAMES)}, "
+                          f"not {state.game}")
     if state.game in ("belote", "coinche"):
-        return PlayModel(_belote_plays(state, seat), eps)
+        return PlayModel(_belote_plays(state, seat), eps,
+                         BELOTE_WEIGHTS if learned else None)
     if state.game == "tarot":
         return PlayModel(_tarot_plays(state, seat), eps)
     if state.game == "tarocchini":

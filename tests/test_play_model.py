@@ -197,3 +197,59 @@ def test_infer_without_past_cards_solves_as_many_worlds_as_plain_pimc():
     assert _ is None and agent._play_weights(st, seat, pool * 4)[0] == pool
     assert worlds == pool and weights == [1.0] * 30
     assert info is None
+
+
+def test_the_learned_model_weighs_points_thrown_away():
+    """The learned model (``model=learned``, fitted on pimc's cards): KS given to the
+    opponent's master AS (BELOTE-PLAY-3: any spade) is less likely from a hand that
+    had a spade without points than from one whose other spade was TS, and forced
+    from a hand without another spade."""
+    from solver.play_model import PlayModel
+    st = spade_lead_position()
+    model = play_model(st, 2, 0.05, learned=True)
+    assert isinstance(model, PlayModel) and model.weights is not None
+    ks = mask("KS")
+    low = model.log_prob(1, ks | mask("7S 8D 8C"))
+    ten = model.log_prob(1, ks | mask("TS 8D 8C"))
+    forced = model.log_prob(1, ks | mask("7D 8D 8C"))
+    assert low < ten < forced == 0.0
+    # each is log((1 - eps) softmax + eps / n), so above log(eps / n)
+    assert low > math.log(0.05 / 2)
+
+
+def test_the_learned_model_is_a_softmax_over_the_legal_cards():
+    """With weight only on the heuristic's card, the learned model is the heuristic's
+    model in another form: P(heuristic's card) = e^w / (e^w + n - 1), eps of uniform
+    mixed in; the probabilities of the legal cards sum to one."""
+    from solver.play_model import BELOTE_FEATURES, PlayModel, _belote_plays
+    checked = 0
+    for deal in range(6):
+        st = coinche.new_state(seed=deal, dealer=deal % 4)
+        agent = HeuristicAgent(seed=deal)
+        while not st.is_over() and not (st.phase == "play" and len(st.trick) == 2
+                                        and st.tricks):
+            st.play(agent.choose(st, st.to_act))
+        if st.is_over():
+            continue
+        w = [0.0] * len(BELOTE_FEATURES)
+        w[0] = 1.7
+        plays = _belote_plays(st, 0)
+        hands = {p.seat: st.hands[p.seat] for p in plays}
+        for p in plays:
+            hand = hands[p.seat] | p.later
+            cards = p.legal(hand)
+            if len(cards) < 2:
+                continue
+            heur = p.heuristic_card(hand, cards)
+            lp = p.learned_log_prob(hand, w)
+            e = math.exp(1.7)
+            want = e / (e + len(cards) - 1) if p.card == heur else 1 / (e + len(cards) - 1)
+            assert lp == pytest.approx(math.log(want))
+            # the softmax over the legal cards sums to one
+            total = sum(math.exp(type(p)(**{**p.__dict__, "card": c}).learned_log_prob(
+                hand, w)) for c in cards)
+            assert total == pytest.approx(1.0)
+            mixed = PlayModel([p], 0.2, w).log_prob(0, hand)
+            assert mixed == pytest.approx(math.log(0.8 * want + 0.2 / len(cards)))
+            checked += 1
+    assert checked > 10
