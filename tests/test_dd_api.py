@@ -79,8 +79,12 @@ def test_solve_and_solve_cards_share_one_shape(game):
     assert set(wants) <= set(cards)
     for move, r in cards.items():
         assert type(r) is CardResult and r.card == move
-        assert tuple(f.name for f in fields(r)) == COMMON + ("card",)
+        assert tuple(f.name for f in fields(r)) == COMMON + ("card", "call_nodes")
         assert r.complete and r.stopped is None and r.nodes > 0
+        # the whole call's nodes (Tarot: the position's search and every card's),
+        # 0 where every card already carries them
+        assert r.call_nodes >= sum(x.nodes for x in cards.values()) if game == "tarot" \
+            else r.call_nodes == 0
         if move in wants:
             assert r.value == r.lower == r.upper == wants[move], (game, move)
     pick = max if (st.side_of(st.to_act) if game == "tarot" else
