@@ -23,12 +23,15 @@ points-aware merging of runs, no sure points, no partition search.
 ratio is that technique's); ``--baseline no-sure-facts``: without the sure facts added
 after it (``sure_match``, ``sure_won``, ``sure_petit``: see ``TarotCore.set_features``);
 ``--baseline no-relax``: (a) without the relaxed game's probe first (``relax_first``,
-``solver.dd.tarot._made_probe``). Node counts are deterministic; seconds are on a
+``solver.dd.tarot._made_probe``); ``--baseline no-relax-value``: (b) by the core's
+bisection instead of each probe asked in R_D first (``relax_value``,
+``_value_relaxed_first``; with ``--growth-question value``). Node counts are deterministic; seconds are on a
 shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
-                                  [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part] [--questions made]
+                                  [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|no-relax-value]
+                                  [--questions made] [--growth-question made|value]
                                   [--no-append]
 """
 
@@ -78,7 +81,8 @@ def later(state, i: int, k: int):
 BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-sure-facts": {"sure_match": False, "sure_won": False, "sure_petit": False},
              "no-relax": {"relax_first": False},
-             "no-relax-part": {"relax_part": False}}
+             "no-relax-part": {"relax_part": False},
+             "no-relax-value": {"relax_value": False}}
 
 
 def ask(state, version: str, question: str, budget: int,
@@ -151,7 +155,7 @@ def run(quick: bool = False) -> list[dict]:
 
 def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             growth_budget: int, questions: list[str],
-            baseline: str = "before") -> dict[str, list[dict]]:
+            baseline: str = "before", growth_question: str = "made") -> dict[str, list[dict]]:
     first: list[dict] = []
     growth: list[dict] = []
     for n in players:
@@ -169,12 +173,14 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             for i, st in enumerate(states[:growth_deals]):
                 pos = later(st, i, k)
                 for version in ("before", "now"):
-                    res[version].append(ask(pos, version, "made", growth_budget, baseline))
-            rows = summary(n, f"(a) made, {k} left", res, growth_budget)
+                    res[version].append(ask(pos, version, growth_question, growth_budget,
+                                            baseline))
+            label = "(a) made" if growth_question == "made" else "(b) value"
+            rows = summary(n, f"{label}, {k} left", res, growth_budget)
             growth.extend(rows)
             print(rows[-1], flush=True)
     return {"first lead": first,
-            "growth by tricks left (made or not)": growth}
+            f"growth by tricks left ({growth_question})": growth}
 
 
 def main() -> None:
@@ -190,13 +196,15 @@ def main() -> None:
                          "without one of them")
     ap.add_argument("--ks", type=int, nargs="*", default=None,
                     help="tricks left for the growth table (default: per player count)")
+    ap.add_argument("--growth-question", choices=["made", "value"], default="made",
+                    help="the question of the growth table: (a) made or (b) the exact T")
     ap.add_argument("--no-append", action="store_true")
     a = ap.parse_args()
     if a.ks:
         for n in GROWTH_K:
             GROWTH_K[n] = a.ks
     sections = measure(a.players, a.deals, int(a.budget), a.growth_deals, int(a.growth_budget),
-                       a.questions, a.baseline)
+                       a.questions, a.baseline, a.growth_question)
     report(f"Tarot full-deal DD search (dd_tarot.py), {a.baseline} vs now "
            f"(baseline {a.baseline})", sections, append=not a.no_append)
 

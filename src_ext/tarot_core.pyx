@@ -60,6 +60,15 @@ before -> after; benchmarks/dd_tarot.py has the full tables):
   the low trumps; sound (class hits verified), but x1.01 / 1.07 / 1.02 fewer nodes
   (median per position, 4p made/fail at 12 / 13 / 14 left) at ~1.4x the time a node.
 
+* (b) asked in R_D first (``solver.dd.tarot._value_relaxed_first``; ``bound``, a
+  fail-soft probe): each bisection probe of the exact T goes to a second core kept
+  in R_D (R_D <= T, so a probe that holds there holds), else to the real game; R_D's
+  own ceiling skips it once a probe is above it. 4p, 10 played deals, (a) then (b):
+  median node ratio per position 0.80 / 0.89 / 0.95 / 0.98 at 10 / 11 / 12 / 13
+  tricks left but 1.0-3.4 at 14, where the made-type probes dominate; at 13 left 7 of
+  10 finish within 3e7 nodes against 5 (benchmarks/RESULTS.md). Kept for the large
+  positions the issue is about.
+
 Measured and dropped: each seat's poorest cards credited in the sure tricks (1.00),
 attack or defence leads ordered trumps first (1.0, mixed), bigger tables (<= 2%);
 two more sure facts, sound and tested, x1.00 on made/fail at 10-14 left (4p): every
@@ -1896,6 +1905,22 @@ cdef class TarotCore:
         if self.aborted:
             return None
         return r >= x
+
+    def bound(self, int x, node_budget=None, deadline=None):
+        """The fail-soft result of one zero-window search around x: r >= x proves
+        T >= r, r < x proves T <= r (in the objective and the game searched: a relaxed
+        game's r >= x bounds the real value from below in R_D, from above in R_A);
+        None if a limit stopped it. ``value`` is a sequence of these."""
+        self._arm(node_budget, deadline)
+        cdef int r
+        cdef uint64_t rel[2]
+        if is_over(&self.p):
+            return final_value(&self.p)
+        with nogil:
+            r = self.search(x, rel)
+        if self.aborted:
+            return None
+        return r
 
     def _arm(self, node_budget, deadline):
         self.aborted = 0

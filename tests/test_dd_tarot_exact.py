@@ -65,6 +65,10 @@ def test_analyse_equals_brute_force(n):
         e = brute_force(st, {}, final=final_margin)
         a = ddt.analyse(st, tt_bits=12)
         assert a.complete and a.made == (e >= 0) and a.value == t
+        if i % 4 == 0:   # (b) by the core's bisection alone: the same T, proven
+            plain = ddt.analyse(st, tt_bits=12, cards=False, line=False,
+                                features={"relax_value": False})
+            assert plain.value == t and plain.lower == plain.upper == t
         assert a.margin_lower <= e <= a.margin_upper
         least_made, most_failed = ddt.made_T_bounds(st)
         assert (t >= least_made) if a.made else (t <= most_failed)
@@ -84,6 +88,25 @@ def test_analyse_equals_brute_force(n):
         for mv in a.line:
             end.play(mv)
         assert end.phase == "over" and final_T(end) == t
+
+
+def test_value_relaxed_first_keeps_only_proven_bounds():
+    """(b) asked in R_D first (``_value_relaxed_first``): stopped by a budget, the
+    interval it returns holds the brute-force T; finished, it is T."""
+    seen = 0
+    for st in endgames(4, 20, seed=2380, left=(4,)):
+        t = brute_force(st, {})
+        core = face.from_state(st, tt_bits=10)
+        core.set_objective("T")
+        relaxed = face.from_state(st, tt_bits=10)
+        relaxed.set_objective("T")
+        relaxed.set_relax("defence")
+        lo, hi = core.bounds()
+        for budget in (20, 300, None):
+            v, a, b = ddt._value_relaxed_first(core, relaxed, lo, hi, budget, None)
+            assert a <= t <= b and v in (None, t)
+            seen += v is None
+    assert seen > 5
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -307,6 +307,40 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     return core.probe(0, node_budget=node_budget, deadline=deadline)
 
 
+def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
+                         node_budget: int | None, deadline: float | None
+                         ) -> tuple[int | None, int, int]:
+    """(b) the exact T by bisection on the proven fail-soft bounds, each probe asked
+    first in R_D (``relaxed``, a second core kept in the relaxed game that favours the
+    defence, with its own table): R_D <= T, so a probe that holds there (T >= x, a
+    made-type proof: the costly kind) holds, and one that fails there is asked in the
+    real game (``core``); R_D's own fail-soft ceiling is kept, so no probe above it
+    is asked there again (it cannot hold). Returns (value or None if a limit stopped
+    it, lo, hi: the interval proven)."""
+    start = time.monotonic()
+    n0 = core.stats()["nodes"] + relaxed.stats()["nodes"]
+    relaxed_hi = hi          # R_D's value is at most this
+    while lo < hi:
+        x = lo + (hi - lo + 1) // 2
+        for searcher in ((relaxed, core) if x <= relaxed_hi else (core,)):
+            spent = core.stats()["nodes"] + relaxed.stats()["nodes"] - n0
+            budget = None if node_budget is None else node_budget - spent
+            if budget is not None and budget <= 0:
+                return None, lo, hi
+            r = searcher.bound(x, node_budget=budget,
+                               deadline=_deadline_left(start, deadline))
+            if r is None:
+                return None, lo, hi
+            if r >= x:
+                lo = min(r, hi)
+                break
+            if searcher is core:
+                hi = max(r, lo)
+            else:
+                relaxed_hi = r
+    return lo, lo, hi
+
+
 # (a) card by card gets at most this share of the limits left after (a)
 CARD_MADE_SHARE = 0.2
 
@@ -352,7 +386,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         then the same for each legal card (``card_made``): free where (a)'s proof
         covered every card (made with the defence to play, failed with the attack),
         else one probe a card within a share (CARD_MADE_SHARE) of the limits left;
-    (b) the exact T: bisection on T inside the interval the answer to (a) leaves;
+    (b) the exact T: bisection on T inside the interval the answer to (a) leaves,
+        each probe asked in R_D first (``_value_relaxed_first``; off with
+        ``features={"relax_value": False}``: the core's bisection);
     (c) every legal card (``cards``): each card's search bounded by (b)'s value;
     (d) an optimal line (``line``).
 
@@ -362,7 +398,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     that many threads, each with its own core and table (the same values; each
     thread's searches get the node budget left at (c)'s start, shared equally).
     ``features``: the core's search switches (``TarotCore.set_features``), and
-    ``relax_first`` (see (a)), for measurements against a technique switched off;
+    ``relax_first`` (see (a)) and ``relax_value`` (see (b)), for measurements against
+    a technique switched off;
     the values never change."""
     from .. import parallel
 
@@ -371,6 +408,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     start = time.monotonic()
     features = dict(features or {})
     relax_first = features.pop("relax_first", True)
+    relax_value = features.pop("relax_value", True)
 
     def new_core() -> Any:
         c = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
@@ -388,6 +426,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         steps.append((stage, time.monotonic() - t0, core.stats()["nodes"] - n0))
         return out
 
+    extra_nodes = 0   # nodes of the relaxed core of (b)
+
     def left() -> tuple[int | None, float | None]:
         return _budget_left(core, node_budget, 0), _deadline_left(start, deadline)
 
@@ -397,7 +437,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         base = dict(made=None, margin_lower=m_lo, margin_upper=m_hi, value=None,
                     lower=t_lo, upper=t_hi, cards={}, line=None, card_made=card_made)
         base.update(kw)
-        return TarotAnalysis(nodes=core.stats()["nodes"], seconds=time.monotonic() - start,
+        return TarotAnalysis(nodes=core.stats()["nodes"] + extra_nodes,
+                             seconds=time.monotonic() - start,
                              stopped=stopped, stage=stage, steps=steps, **base)
 
     def stop_reason() -> str:
@@ -427,9 +468,27 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # (b) the exact T
     core.set_objective("T")
     b, d = left()
-    value, ok = run("value", lambda: core.value(node_budget=b, deadline=d, lo=t_lo, hi=t_hi))
+    if relax_value:
+        relaxed = new_core()
+        relaxed.set_objective("T")
+        relaxed.set_relax("defence")
+        value, t_lo, t_hi = run("value", lambda: _value_relaxed_first(
+            core, relaxed, t_lo, t_hi, b, d))
+        # the relaxed core's nodes count in the totals and against the budget, which
+        # the main core's counts are read against from here on
+        extra_nodes += relaxed.stats()["nodes"]
+        stage, secs, nodes = steps[-1]
+        steps[-1] = (stage, secs, nodes + relaxed.stats()["nodes"])
+        if node_budget is not None:
+            node_budget = max(1, node_budget - relaxed.stats()["nodes"])
+        del relaxed
+        ok = value is not None
+    else:
+        value, ok = run("value", lambda: core.value(node_budget=b, deadline=d,
+                                                    lo=t_lo, hi=t_hi))
+        if not ok:
+            t_lo, t_hi = core.last_bounds()
     if not ok:
-        t_lo, t_hi = core.last_bounds()
         return result("value", stop_reason(), made=made)
     t_lo = t_hi = value
     if progress is not None:
