@@ -25,13 +25,14 @@ after it (``sure_match``, ``sure_won``, ``sure_petit``: see ``TarotCore.set_feat
 ``--baseline no-relax``: (a) without the relaxed game's probe first (``relax_first``,
 ``solver.dd.tarot._made_probe``); ``--baseline no-relax-value``: (b) by the core's
 bisection instead of each probe asked in R_D first (``relax_value``,
-``_value_relaxed_first``; with ``--growth-question value``). Node counts are deterministic; seconds are on a
+``_value_relaxed_first``, for (b) and (c); with ``--growth-question value`` or
+``cards``); ``--baseline no-relax-cards``: the same for (c) alone. Node counts are deterministic; seconds are on a
 shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
-                                  [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|no-relax-value]
-                                  [--questions made] [--growth-question made|value]
+                                  [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|no-relax-value|no-relax-cards]
+                                  [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
 """
 
@@ -82,7 +83,8 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-sure-facts": {"sure_match": False, "sure_won": False, "sure_petit": False},
              "no-relax": {"relax_first": False},
              "no-relax-part": {"relax_part": False},
-             "no-relax-value": {"relax_value": False}}
+             "no-relax-value": {"relax_value": False},
+             "no-relax-cards": {"relax_cards": False}}
 
 
 def ask(state, version: str, question: str, budget: int,
@@ -175,7 +177,8 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
                 for version in ("before", "now"):
                     res[version].append(ask(pos, version, growth_question, growth_budget,
                                             baseline))
-            label = "(a) made" if growth_question == "made" else "(b) value"
+            label = {"made": "(a) made", "value": "(b) value",
+                     "cards": "(c) cards"}[growth_question]
             rows = summary(n, f"{label}, {k} left", res, growth_budget)
             growth.extend(rows)
             print(rows[-1], flush=True)
@@ -196,8 +199,9 @@ def main() -> None:
                          "without one of them")
     ap.add_argument("--ks", type=int, nargs="*", default=None,
                     help="tricks left for the growth table (default: per player count)")
-    ap.add_argument("--growth-question", choices=["made", "value"], default="made",
-                    help="the question of the growth table: (a) made or (b) the exact T")
+    ap.add_argument("--growth-question", choices=["made", "value", "cards"], default="made",
+                    help="the question of the growth table: (a) made, (b) the exact T or "
+                         "(c) every card")
     ap.add_argument("--no-append", action="store_true")
     a = ap.parse_args()
     if a.ks:

@@ -308,20 +308,23 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
 
 
 def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
-                         node_budget: int | None, deadline: float | None
-                         ) -> tuple[int | None, int, int]:
+                         node_budget: int | None, deadline: float | None,
+                         first: int | None = None) -> tuple[int | None, int, int]:
     """(b) the exact T by bisection on the proven fail-soft bounds, each probe asked
     first in R_D (``relaxed``, a second core kept in the relaxed game that favours the
     defence, with its own table): R_D <= T, so a probe that holds there (T >= x, a
     made-type proof: the costly kind) holds, and one that fails there is asked in the
     real game (``core``); R_D's own fail-soft ceiling is kept, so no probe above it
-    is asked there again (it cannot hold). Returns (value or None if a limit stopped
-    it, lo, hi: the interval proven)."""
+    is asked there again (it cannot hold). ``first``: the first probe's threshold
+    (a card's at the position's value: (c)), then bisection. Returns (value or None
+    if a limit stopped it, lo, hi: the interval proven)."""
     start = time.monotonic()
     n0 = core.stats()["nodes"] + relaxed.stats()["nodes"]
     relaxed_hi = hi          # R_D's value is at most this
     while lo < hi:
         x = lo + (hi - lo + 1) // 2
+        if first is not None:
+            x, first = min(max(first, lo + 1), hi), None
         for searcher in ((relaxed, core) if x <= relaxed_hi else (core,)):
             spent = core.stats()["nodes"] + relaxed.stats()["nodes"] - n0
             budget = None if node_budget is None else node_budget - spent
@@ -389,7 +392,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     (b) the exact T: bisection on T inside the interval the answer to (a) leaves,
         each probe asked in R_D first (``_value_relaxed_first``; off with
         ``features={"relax_value": False}``: the core's bisection);
-    (c) every legal card (``cards``): each card's search bounded by (b)'s value;
+    (c) every legal card (``cards``): each card's search bounded by (b)'s value, on
+        one thread its probes in R_D first too (the first at (b)'s value);
     (d) an optimal line (``line``).
 
     ``progress(stage, result)`` is called after each question with its answer. When a
@@ -398,8 +402,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     that many threads, each with its own core and table (the same values; each
     thread's searches get the node budget left at (c)'s start, shared equally).
     ``features``: the core's search switches (``TarotCore.set_features``), and
-    ``relax_first`` (see (a)) and ``relax_value`` (see (b)), for measurements against
-    a technique switched off;
+    ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread) and
+    ``relax_cards`` ((c) only), for measurements against a technique switched off;
     the values never change."""
     from .. import parallel
 
@@ -409,6 +413,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     features = dict(features or {})
     relax_first = features.pop("relax_first", True)
     relax_value = features.pop("relax_value", True)
+    relax_cards = features.pop("relax_cards", True) and relax_value
 
     def new_core() -> Any:
         c = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
@@ -468,20 +473,28 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # (b) the exact T
     core.set_objective("T")
     b, d = left()
+    relaxed = None
+    charged = 0       # the relaxed core's nodes already counted
+
+    def charge_relaxed() -> int:
+        """Count the relaxed core's new nodes in the totals and against the budget
+        (the main core's counts are read against it from here on)."""
+        nonlocal extra_nodes, node_budget, charged
+        new = relaxed.stats()["nodes"] - charged
+        charged += new
+        extra_nodes += new
+        if node_budget is not None:
+            node_budget = max(1, node_budget - new)
+        return new
+
     if relax_value:
         relaxed = new_core()
         relaxed.set_objective("T")
         relaxed.set_relax("defence")
         value, t_lo, t_hi = run("value", lambda: _value_relaxed_first(
             core, relaxed, t_lo, t_hi, b, d))
-        # the relaxed core's nodes count in the totals and against the budget, which
-        # the main core's counts are read against from here on
-        extra_nodes += relaxed.stats()["nodes"]
         stage, secs, nodes = steps[-1]
-        steps[-1] = (stage, secs, nodes + relaxed.stats()["nodes"])
-        if node_budget is not None:
-            node_budget = max(1, node_budget - relaxed.stats()["nodes"])
-        del relaxed
+        steps[-1] = (stage, secs, nodes + charge_relaxed())
         ok = value is not None
     else:
         value, ok = run("value", lambda: core.value(node_budget=b, deadline=d,
@@ -498,16 +511,33 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     if cards:
         hi, lo = (value, None) if attack else (None, value)
 
-        def card_value(c: Any, card: int, budget: int | None) -> CardResult:
+        def card_value(c: Any, card: int, budget: int | None,
+                       rd: Any = None) -> CardResult:
             t0, s0 = time.monotonic(), c.stats()
+            r0 = 0 if rd is None else rd.stats()["nodes"]
             c.play(card)
-            v, complete = c.value(node_budget=budget, deadline=_deadline_left(start, deadline),
-                                  lo=lo, hi=hi, guess=value)
-            blo, bhi = (v, v) if complete else c.last_bounds()
+            if rd is None:
+                v, complete = c.value(node_budget=budget,
+                                      deadline=_deadline_left(start, deadline),
+                                      lo=lo, hi=hi, guess=value)
+                blo, bhi = (v, v) if complete else c.last_bounds()
+            else:
+                # each probe in R_D first (``rd``: the relaxed core of (b)), the first
+                # at the position's value, as the core's MTD(f) step would
+                rd.play(card)
+                blo, bhi = c.bounds()
+                blo, bhi = max(blo, lo if lo is not None else blo), \
+                    min(bhi, hi if hi is not None else bhi)
+                v, blo, bhi = _value_relaxed_first(
+                    c, rd, blo, bhi, budget, _deadline_left(start, deadline),
+                    first=value if attack else value + 1)
+                complete = v is not None
+                rd.undo()
             c.undo()
             st = c.stats()
             move = Move("card", card)
-            return CardResult(v if complete else None, blo, bhi, st["nodes"] - s0["nodes"],
+            nodes = st["nodes"] - s0["nodes"] + (0 if rd is None else rd.stats()["nodes"] - r0)
+            return CardResult(v if complete else None, blo, bhi, nodes,
                               complete, time.monotonic() - t0,
                               stopped=None if complete else "deadline",
                               tt_hits=st["tt_hits"] - s0["tt_hits"],
@@ -516,7 +546,10 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         legal = face.cards_of(core.legal_mask())
         if threads == 1:
             for card in legal:
-                r = card_value(core, card, _budget_left(core, node_budget, 0))
+                r = card_value(core, card, _budget_left(core, node_budget, 0),
+                               relaxed if relax_cards else None)
+                if relaxed is not None:
+                    charge_relaxed()
                 if not r.complete:
                     r.stopped = stop_reason()
                 out[r.card] = r
