@@ -21,20 +21,12 @@ import statistics
 import time
 
 from _report import report
+from pimc_speed import GAMES as SETUPS  # the seven setups: (game, options, label)
 
 from solver.agents import make_agent
 from solver.games import get_game
 from solver.protocol import default_agent
 
-SETUPS = [
-    ("coinche", {}, "coinche"),
-    ("belote", {}, "belote"),
-    ("tarot", {"players": 4}, "tarot 4p"),
-    ("tarot", {"players": 3}, "tarot 3p"),
-    ("tarot", {"players": 5}, "tarot 5p"),
-    ("tarocchini", {"game": "ottocento"}, "ottocento"),
-    ("tarocchini", {"game": "terziglio"}, "terziglio"),
-]
 THIRDS = ("first third", "second third", "last third")
 
 

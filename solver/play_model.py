@@ -91,9 +91,11 @@ class _BelotePlay:
                         self.played, allowed)
         return choose_card_in(view, cards)
 
-    def learned_log_prob(self, hand: int, weights: Sequence[float]) -> float | None:
+    def learned_log_prob(self, hand: int, weights: Sequence[float],
+                         eps: float = 0.0) -> float | None:
         """log P(this card) under the learned model (``belote_features``, softmax over
-        the legal cards); None when it was not legal in ``hand``."""
+        the legal cards, ``eps`` of uniform mixed in); None when it was not legal in
+        ``hand``."""
         cards = self.legal(hand)
         if not cards:
             return None
@@ -104,7 +106,8 @@ class _BelotePlay:
                                             strict=True)) for c in cards]
         top = max(scores)
         total = sum(math.exp(x - top) for x in scores)
-        return scores[cards.index(self.card)] - top - math.log(total)
+        lp = scores[cards.index(self.card)] - top - math.log(total)
+        return lp if not eps else math.log((1 - eps) * math.exp(lp) + eps / len(cards))
 
 
 # A learned model of pimc's card play (Belote, Coinche; ``pimc:model=learned``): a
@@ -268,15 +271,8 @@ class PlayModel:
     def _learned_log_prob(self, i: int, hand: int) -> float:
         got = self._learned.get((i, hand))
         if got is None:
-            p = self.plays[i]
-            lp = p.learned_log_prob(hand, self.weights)
-            if lp is None:
-                got = 2 * self._log_eps - 10.0   # impossible under the rules
-            elif lp == 0.0:
-                got = 0.0                        # one legal card
-            else:
-                n = len(p.legal(hand))
-                got = math.log((1 - self.eps) * math.exp(lp) + self.eps / n)
+            lp = self.plays[i].learned_log_prob(hand, self.weights, self.eps)
+            got = 2 * self._log_eps - 10.0 if lp is None else lp   # None: impossible
             self._learned[(i, hand)] = got
         return got
 

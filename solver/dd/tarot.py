@@ -431,7 +431,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         steps.append((stage, time.monotonic() - t0, core.stats()["nodes"] - n0))
         return out
 
-    extra_nodes = 0   # nodes of the relaxed core of (b)
+    extra_nodes = 0   # nodes of the relaxed core of (b) and (c), counted so far
 
     def left() -> tuple[int | None, float | None]:
         return _budget_left(core, node_budget, 0), _deadline_left(start, deadline)
@@ -474,14 +474,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     core.set_objective("T")
     b, d = left()
     relaxed = None
-    charged = 0       # the relaxed core's nodes already counted
 
     def charge_relaxed() -> int:
         """Count the relaxed core's new nodes in the totals and against the budget
         (the main core's counts are read against it from here on)."""
-        nonlocal extra_nodes, node_budget, charged
-        new = relaxed.stats()["nodes"] - charged
-        charged += new
+        nonlocal extra_nodes, node_budget
+        new = relaxed.stats()["nodes"] - extra_nodes
         extra_nodes += new
         if node_budget is not None:
             node_budget = max(1, node_budget - new)
