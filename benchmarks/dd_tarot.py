@@ -84,7 +84,8 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-relax": {"relax_first": False},
              "no-relax-part": {"relax_part": False},
              "no-relax-value": {"relax_value": False},
-             "no-relax-cards": {"relax_cards": False}}
+             "no-relax-cards": {"relax_cards": False},
+             "no-relax-trumps": {"relax_trumps": False}}
 
 
 def ask(state, version: str, question: str, budget: int,

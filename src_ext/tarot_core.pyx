@@ -359,6 +359,11 @@ cdef struct Pos:
     # best card of the led suit is a pip goes to any of the seats that played one,
     # chosen by the defence (RELAX_DEFENCE) or the attack (RELAX_ATTACK)
     int relax
+    # R_DT (set_relax("defence-trumps"), with relax == RELAX_DEFENCE): the defence's
+    # low trumps have no rank among themselves between two trumps of the attack (their
+    # "class", trump_class_bounds); the defence picks the winner among its trumps of
+    # the trick's top class and may underplay a trump of the top class
+    int relax_trumps
     int force_wi       # the trick winner's index chosen for the next finish_trick
 
 
@@ -378,6 +383,40 @@ cdef inline int to_act(Pos* p) noexcept nogil:
 
 cdef inline int is_over(Pos* p) noexcept nogil:
     return p.trick_no >= p.total_tricks
+
+
+cdef inline uint64_t trump_class_bounds(Pos* p) noexcept nogil:
+    """R_DT: the trumps that bound the defence's trump classes in the current trick:
+    the attack's live trumps, the attack's trumps already in this trick, T1 and T21.
+    Every comparison of a defence trump with one of these is the real one; two defence
+    trumps with no bound between them are of one class and have no rank in R_DT."""
+    cdef uint64_t b = (p.side_live[1][0] & TRUMPS) | (<uint64_t>1 << PETIT) \
+        | (<uint64_t>1 << MONDE)
+    cdef int base = p.ply - p.ntrick, i, c
+    for i in range(p.ntrick):
+        c = p.played[base + i]
+        if c < 21 and p.side[(p.tally.leader + i) % p.n]:
+            b |= <uint64_t>1 << c
+    return b
+
+
+cdef inline uint64_t relaxed_overtrump(Pos* p, uint64_t trumps, int w) noexcept nogil:
+    """R_DT: the trumps a defender may play when it must overtrump w (the real rule:
+    those above w, else any, TAROT-PLAY-4.2/5). When w is a defence trump of a class
+    (no bound at w), the defender holding a trump above the class must play one of the
+    class or above, else any trump: a superset of the real choices in every position
+    of the class, so R_DT's value is at most R_D's."""
+    cdef uint64_t b = trump_class_bounds(p), over
+    cdef uint64_t below = b & ((<uint64_t>1 << w) - 1)
+    cdef uint64_t above = b & ~((<uint64_t>2 << w) - 1)
+    if (b >> w) & 1:
+        over = trumps & ~((<uint64_t>2 << w) - 1)
+        return over if over else trumps
+    if above and (trumps & ~((<uint64_t>1 << lowest_bit(above)) - 1)):
+        if below:
+            return trumps & ~((<uint64_t>2 << highest_bit(below)) - 1)
+        return trumps
+    return trumps
 
 
 cdef void legal_mask(Pos* p, uint64_t* out) noexcept nogil:
@@ -402,6 +441,10 @@ cdef void legal_mask(Pos* p, uint64_t* out) noexcept nogil:
     if led < 21:
         # TAROT-PLAY-4.2: trump led -> overtrump W if possible, else any trump
         if trumps:
+            if p.relax_trumps and not p.side[seat]:
+                out[0] = relaxed_overtrump(p, trumps, w) | ex
+                out[1] = 0
+                return
             over = trumps & ~((<uint64_t>2 << w) - 1)
             out[0] = (over if over else trumps) | ex
             out[1] = 0
@@ -417,7 +460,9 @@ cdef void legal_mask(Pos* p, uint64_t* out) noexcept nogil:
         out[1] = follow
     elif trumps:
         # TAROT-PLAY-4.3 / TAROT-PLAY-5: must trump, overtrump if possible
-        if w >= 0:
+        if w >= 0 and p.relax_trumps and not p.side[seat]:
+            out[0] = relaxed_overtrump(p, trumps, w) | ex
+        elif w >= 0:
             over = trumps & ~((<uint64_t>2 << w) - 1)
             out[0] = (over if over else trumps) | ex
         else:
@@ -1322,10 +1367,32 @@ cdef int pool_bits[TT_POOL]
 cdef int pool_count = 0
 
 
+cdef int trump_ties(Pos* p, int* cards, int k) noexcept nogil:
+    """R_DT: the trick indexes that may win a complete trick with trumps in it (a
+    mask, 0 when its winner is the usual one): when its highest trump is a defence
+    trump of a class (no bound at it, trump_class_bounds), every defence trump of that
+    class in the trick. They are all the defence's: only the next leader depends on
+    the choice."""
+    cdef int i, wt = -1, mask = 0
+    cdef uint64_t b = trump_class_bounds(p), below
+    for i in range(k):
+        if cards[i] < 21 and cards[i] > wt:
+            wt = cards[i]
+    if (b >> wt) & 1:
+        return 0
+    below = b & ((<uint64_t>1 << wt) - 1)     # T1 is a bound: never empty
+    for i in range(k):
+        if cards[i] < 21 and not (b >> cards[i]) & 1 \
+                and cards[i] > highest_bit(below):
+            mask |= 1 << i
+    return mask if (mask & (mask - 1)) else 0
+
+
 cdef int pip_ties(Pos* p, int c) noexcept nogil:
     """Relaxed games: the trick indexes that may win the trick c completes (a mask,
     0 when its winner is the usual one): when no trump is in it and the best card of
-    the led suit is a pip, every pip of the led suit."""
+    the led suit is a pip, every pip of the led suit; in R_DT, with trumps in it,
+    trump_ties."""
     cdef int base = p.ply - p.ntrick, i, k, led = -1, best = -1
     cdef int cards[MAXP]
     cdef int mask = 0
@@ -1337,7 +1404,7 @@ cdef int pip_ties(Pos* p, int c) noexcept nogil:
         if cards[i] == EXCUSE:
             continue
         if cards[i] < 21:
-            return 0
+            return trump_ties(p, cards, k) if p.relax_trumps else 0
         if led < 0:
             led = SUIT[cards[i]]
         if SUIT[cards[i]] == led and cards[i] > best:
@@ -1348,6 +1415,30 @@ cdef int pip_ties(Pos* p, int c) noexcept nogil:
         if cards[i] >= 22 and SUIT[cards[i]] == led:
             mask |= 1 << i
     return mask if (mask & (mask - 1)) else 0
+
+
+cdef void canonical_trumps(Pos* p, uint64_t* w0) noexcept nogil:
+    """R_DT, at a trick boundary: each seat's word 0 with the defence's trumps of
+    each class (trump_class_bounds) given out again in a fixed way -- the lowest of the
+    class to the first defender in seat order as many as it holds, and so on -- so that
+    positions differing only in which of a class's trumps each defender holds (the same
+    numbers) have the same words, and the same table key."""
+    cdef uint64_t b = trump_class_bounds(p)
+    cdef uint64_t free = p.live[0] & TRUMPS & ~b, cls, whole, upper
+    cdef int s, k
+    for s in range(p.n):
+        w0[s] = p.hand[s][0] & ~free
+    while free:
+        upper = b & ~((<uint64_t>2 << lowest_bit(free)) - 1)
+        whole = free & (((<uint64_t>1 << lowest_bit(upper)) - 1) if upper else TRUMPS)
+        free &= ~whole
+        cls = whole
+        for s in range(p.n):
+            k = popcount64(p.hand[s][0] & whole)
+            while k > 0:
+                w0[s] |= cls & (~cls + 1)
+                cls &= cls - 1
+                k -= 1
 
 
 cdef inline int seat_can_beat(uint64_t h0, uint64_t h1, int w, int ledsuit) noexcept nogil:
@@ -1564,6 +1655,7 @@ cdef class TarotCore:
         self.p.sure_won = 1
         self.p.sure_petit = 1
         self.p.relax = RELAX_NONE
+        self.p.relax_trumps = 0
         self.p.force_wi = -1
         self.p.objective = OBJ_T
         self.hz_trick = NO_HORIZON
@@ -1607,7 +1699,7 @@ cdef class TarotCore:
         else:
             self.saved_merge2 = merge2
             self.saved_part = partition
-            self.use_part = partition and relax_part
+            self.use_part = partition and relax_part and not self.p.relax_trumps
         self.p.sure_ex = sure_ex
         self.p.sure_trumps = sure_trumps
         self.p.sure_lead = sure_lead
@@ -1627,16 +1719,30 @@ cdef class TarotCore:
         a suit in one hand are then one card (one is searched), and the table key
         holds only their counts. Points-aware merging (it reads the pips' ranks) is
         off while relaxed, and partition search too unless ``relax_part`` is set
-        (``set_features``; it then frees every pip). The table is emptied."""
-        cdef int mode_id
+        (``set_features``; it then frees every pip). The table is emptied.
+
+        ``"defence-trumps"`` (R_DT) is R_D where, besides, the defence's low trumps have
+        no rank among themselves between two trumps of the attack (T1 and T21 keep
+        theirs): in a trick whose highest trump is such a defence trump the defence
+        picks the winner among its trumps of that class, and a defender who must
+        overtrump it may play any trump of the class or above (any trump if it holds
+        none above the class). The defence again only gains options, so R_DT <= R_D:
+        made in R_DT is made. A defender's trumps of one class are one card, and the
+        table key holds how many of each class each defender holds. Partition search
+        is off in it."""
+        cdef int mode_id, trumps = 0
         if mode == "none":
             mode_id = RELAX_NONE
         elif mode == "defence":
             mode_id = RELAX_DEFENCE
+        elif mode == "defence-trumps":
+            mode_id = RELAX_DEFENCE
+            trumps = 1
         elif mode == "attack":
             mode_id = RELAX_ATTACK
         else:
-            raise ValueError(f"relax must be 'none', 'defence' or 'attack', got {mode!r}")
+            raise ValueError("relax must be 'none', 'defence', 'defence-trumps' or "
+                             f"'attack', got {mode!r}")
         if mode_id != RELAX_NONE and self.p.relax == RELAX_NONE:
             self.saved_part = self.use_part
             self.saved_merge2 = self.use_merge2
@@ -1646,10 +1752,17 @@ cdef class TarotCore:
             self.use_part = self.saved_part
             self.use_merge2 = self.saved_merge2
         self.p.relax = mode_id
+        self.p.relax_trumps = trumps
+        if trumps:
+            self.use_part = 0      # its classes read the low trumps' ranks
+        elif mode_id != RELAX_NONE:
+            self.use_part = self.saved_part and self.use_relax_part
         self.clear_tt()
 
     @property
     def relax(self):
+        if self.p.relax_trumps:
+            return "defence-trumps"
         return ("none", "defence", "attack")[self.p.relax]
 
     def set_objective(self, str objective):
@@ -2027,10 +2140,17 @@ cdef class TarotCore:
         h = mix64(h ^ w)
         g = mix64b(g + w)
         if p.relax:
-            h = mix64(h ^ (<uint64_t>p.relax * <uint64_t>0x9E3779B97F4A7C15))
-            g = mix64b(g + <uint64_t>p.relax)
+            h = mix64(h ^ (<uint64_t>(p.relax + 4 * p.relax_trumps)
+                           * <uint64_t>0x9E3779B97F4A7C15))
+            g = mix64b(g + <uint64_t>(p.relax + 4 * p.relax_trumps))
+        cdef uint64_t w0[MAXP]
+        if p.relax_trumps:
+            canonical_trumps(p, w0)
+        else:
+            for i in range(p.n):
+                w0[i] = p.hand[i][0]
         for i in range(p.n):
-            w = atout_pext(p.hand[i][0], l0)
+            w = atout_pext(w0[i], l0)
             h = mix64(h ^ w)
             g = mix64b(g + w)
             if p.relax:
@@ -2152,6 +2272,17 @@ cdef class TarotCore:
                 pips = mm[1] & LOW1 & (SUIT0 << (14 * i))
                 if pips & (pips - 1):
                     mm[1] &= ~(pips & ~(pips & (~pips + 1)))
+        cdef uint64_t cls_free = 0, whole, upper, bnd
+        if p.relax_trumps and self.use_merge and not me:
+            # R_DT: a defender's trumps of one class are one card: its lowest
+            bnd = trump_class_bounds(p)
+            cls_free = mm[0] & TRUMPS & ~bnd
+            pips = cls_free
+            while pips:
+                upper = bnd & ~((<uint64_t>2 << lowest_bit(pips)) - 1)
+                whole = pips & (((<uint64_t>1 << lowest_bit(upper)) - 1) if upper else TRUMPS)
+                pips &= ~whole
+                mm[0] &= ~(whole & ~(whole & (~whole + 1)))
         while mm[0] | mm[1]:
             c = next_card(mm)
             beats = 0
@@ -2173,7 +2304,8 @@ cdef class TarotCore:
                     else:
                         sure_loss = not self.partner_takes(wc, ledsuit, me, nt)
             if self.use_merge and c != EXCUSE and c != PETIT \
-                    and not (p.relax and c >= 22 and (LOW1 >> (c - 22)) & 1):
+                    and not (p.relax and c >= 22 and (LOW1 >> (c - 22)) & 1) \
+                    and not (c < 21 and (cls_free >> c) & 1):
                 # (relaxed, a pip stands for the hand's pips of its suit already)
                 # h: the next higher card of c's suit not yet gone; in m means it is the
                 # seat's and legal, so c and h are of one run

@@ -504,3 +504,113 @@ def test_relaxed_key_reads_pip_counts_not_ranks(n):
             assert key_value(hs)[0] != base[0]
             traded += 1
     assert same > 5 and traded > 5, (same, traded)
+
+
+def _trump_classes(st: rules.TarotState) -> list[int]:
+    """R_DT's classes at a trick boundary: masks of the live defence trumps (T2..T20)
+    with no attack trump, T1 or T21 between them (TarotCore.set_relax)."""
+    live = sum(st.hands)
+    attack = sum(h for s, h in enumerate(st.hands) if st.side_of(s))
+    bounds = [c for c in range(21) if live >> c & 1 and (attack >> c & 1 or c in (0, 20))]
+    classes, cur = [], 0
+    for c in range(21):
+        if not live >> c & 1:
+            continue
+        if c in bounds:
+            if cur:
+                classes.append(cur)
+            cur = 0
+        else:
+            cur |= 1 << c
+    if cur:
+        classes.append(cur)
+    return classes
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_trump_relaxed_game_bounds_the_defence_relaxed_one(n):
+    """R_DT (set_relax("defence-trumps")): the defence's low trumps have no rank among
+    themselves between the attack's trumps; the defence picks the winner among its
+    trumps of the trick's top class and may underplay one of them (TAROT-PLAY-4.2/5 and
+    TAROT-PLAY-6 relaxed for it alone). The defence only gains options, so
+    R_DT <= R_D <= real (strictly below R_D on some endgames): made in R_DT is made.
+    Each R_DT search, every technique on, equals R_DT's plain minimax (no table,
+    bounds, merging or ordering: every trump and every tie searched)."""
+    plain = dict(tt=False, bounds=False, merge=False, order=False, merge2=False,
+                 partition=False)
+    strict = 0
+    left = (3, 4) if n < 5 else (3,)
+    for i, st in enumerate(endgames(n, 60, seed=2480 + n, left=left)):
+        objective = "T" if i % 2 else "margin"
+        values = {}
+        for mode in ("none", "defence", "defence-trumps"):
+            core = face.from_state(st, tt_bits=14)
+            core.set_objective(objective)
+            core.set_relax(mode)
+            assert core.relax == mode
+            v, ok = core.value()
+            assert ok
+            values[mode] = v
+        ref = face.from_state(st, tt_bits=4)
+        ref.set_objective(objective)
+        ref.set_features(**plain)
+        ref.set_relax("defence-trumps")
+        assert ref.value() == (values["defence-trumps"], True), (n, i)
+        if objective == "margin":
+            core.clear_tt()
+            assert core.probe(0) == (values["defence-trumps"] >= 0)
+        assert values["defence-trumps"] <= values["defence"] <= values["none"], (n, i, values)
+        strict += values["defence-trumps"] < values["defence"]
+    if n == 4:
+        assert strict > 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_trump_relaxed_key_reads_class_counts_not_ranks(n):
+    """R_DT's table key and value: the defence's trumps of each class dealt out again
+    among the defenders in the same numbers keep them; a defence trump traded for one
+    of another class between two defenders changes the key."""
+    rng = random.Random(2490 + n)
+    same = traded = 0
+    for st in endgames(n, 150, seed=2491 + n, left=(4, 5)):
+        if st.trick:
+            continue
+        hands = list(st.hands)
+        defenders = [s for s in range(n) if not st.side_of(s)]
+
+        def key_value(hs: list[int], st: rules.TarotState = st) -> tuple:
+            new = rules.TarotState.for_play(hs, taker=st.taker, contract=st.contract,
+                                            partner=st.partner, called_card=None, aside=0,
+                                            options=st.options,
+                                            chelem_announced=st.chelem_announced)
+            core = face.from_state(new, tt_bits=12)
+            core.set_objective("margin")
+            core.set_relax("defence-trumps")
+            return core.table_key(), core.value(node_budget=200_000)[0]
+
+        classes = _trump_classes(st)
+        base = key_value(hands)
+        shuffled = list(hands)
+        for cls in classes:
+            cards = [c for c in range(21) if cls >> c & 1]
+            owners = [next(s for s in defenders if hands[s] >> c & 1) for c in cards]
+            rng.shuffle(owners)
+            for c, s in zip(cards, owners, strict=True):
+                for d in defenders:
+                    shuffled[d] &= ~(1 << c)
+                shuffled[s] |= 1 << c
+        if shuffled != hands:
+            assert key_value(shuffled) == base
+            same += 1
+        pair = next(((a, b, x, y) for a in defenders for b in defenders if a != b
+                     for i, ca in enumerate(classes) for cb in classes[i + 1:]
+                     for x in range(21) if ca >> x & 1 and hands[a] >> x & 1
+                     for y in range(21) if cb >> y & 1 and hands[b] >> y & 1), None)
+        if pair:
+            a, b, x, y = pair
+            hs = list(hands)
+            hs[a] = hs[a] & ~(1 << x) | (1 << y)
+            hs[b] = hs[b] & ~(1 << y) | (1 << x)
+            assert key_value(hs)[0] != base[0]
+            traded += 1
+    assert same > 5 and traded > 0, (same, traded)

@@ -281,7 +281,7 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
 
 
 def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
-                relax_first: bool) -> bool | None:
+                relax_first: bool, relaxed_game: str = "defence-trumps") -> bool | None:
     """(a): is the contract made (the core's objective is the margin)? With
     ``relax_first``, first in the relaxed game where the defence wins every trick
     its pips tie (``TarotCore.set_relax``: the plain-suit pips have no rank, the
@@ -289,11 +289,13 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     cheaper (a hand's pips of a suit are one card, the table holds their counts);
     otherwise the real game decides, within what the relaxed search left of the
     limits. Measured: 4p made/fail 2.8x fewer nodes in all at 14 tricks left (a made
-    contract was made in the relaxed game in 8 of 8), RESULTS.md."""
+    contract was made in the relaxed game in 8 of 8), RESULTS.md. ``relaxed_game``:
+    ``"defence-trumps"`` (R_DT, the default: the defence's low trumps also without
+    rank between the attack's trumps, R_DT <= R_D) or ``"defence"`` (R_D)."""
     start = time.monotonic()
     if relax_first:
         n0 = core.stats()["nodes"]
-        core.set_relax("defence")
+        core.set_relax(relaxed_game)
         made = core.probe(0, node_budget=node_budget, deadline=deadline)
         core.set_relax("none")
         if made:
@@ -414,6 +416,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_first = features.pop("relax_first", True)
     relax_value = features.pop("relax_value", True)
     relax_cards = features.pop("relax_cards", True) and relax_value
+    relaxed_game = "defence-trumps" if features.pop("relax_trumps", True) else "defence"
 
     def new_core() -> Any:
         c = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
@@ -457,7 +460,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     t_lo, t_hi = core.bounds()
     core.set_objective("margin")
     b, d = left()
-    made = run("made", lambda: _made_probe(core, b, d, relax_first))
+    made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game))
     if made is None:
         return result("made", stop_reason())
     m_lo, m_hi = (max(m_lo, 0), m_hi) if made else (m_lo, min(m_hi, -1))
@@ -488,7 +491,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     if relax_value:
         relaxed = new_core()
         relaxed.set_objective("T")
-        relaxed.set_relax("defence")
+        relaxed.set_relax(relaxed_game)
         value, t_lo, t_hi = run("value", lambda: _value_relaxed_first(
             core, relaxed, t_lo, t_hi, b, d))
         stage, secs, nodes = steps[-1]
