@@ -71,6 +71,12 @@ before -> after; benchmarks/dd_tarot.py has the full tables):
   per position 0.98 / 1.05 / 1.14 at 11 / 12 / 13 left (median nodes at 12 left
   12.1M -> 6.9M).
 
+* R_DT (``set_relax("defence-trumps")``, 2026-12-03): R_D with the defence's low
+  trumps unranked between the attack's trumps (trump_class_bounds, trump_ties,
+  relaxed_overtrump, canonical_trumps); R_DT <= R_D. Asked first for (a) and kept for
+  (b): 4p made/fail median per-position node ratio 1.07 / 1.02 at 14 / 15 left (the
+  classes are short while the attack holds most trumps).
+
 Measured and dropped: each seat's poorest cards credited in the sure tricks (1.00),
 attack or defence leads ordered trumps first (1.0, mixed), bigger tables (<= 2%);
 two more sure facts, sound and tested, x1.00 on made/fail at 10-14 left (4p): every
