@@ -406,6 +406,13 @@ cdef inline uint64_t trump_class_bounds(Pos* p) noexcept nogil:
     return b
 
 
+cdef inline uint64_t lowest_trump_class(uint64_t free, uint64_t bounds) noexcept nogil:
+    """R_DT: the trumps of ``free`` (no bound among them) in the class of its lowest
+    one: those below the next bound above it (trump_class_bounds)."""
+    cdef uint64_t upper = bounds & ~((<uint64_t>2 << lowest_bit(free)) - 1)
+    return free & (((<uint64_t>1 << lowest_bit(upper)) - 1) if upper else TRUMPS)
+
+
 cdef inline uint64_t relaxed_overtrump(Pos* p, uint64_t trumps, int w) noexcept nogil:
     """R_DT: the trumps a defender may play when it must overtrump w (the real rule:
     those above w, else any, TAROT-PLAY-4.2/5). When w is a defence trump of a class
@@ -1430,13 +1437,12 @@ cdef void canonical_trumps(Pos* p, uint64_t* w0) noexcept nogil:
     positions differing only in which of a class's trumps each defender holds (the same
     numbers) have the same words, and the same table key."""
     cdef uint64_t b = trump_class_bounds(p)
-    cdef uint64_t free = p.live[0] & TRUMPS & ~b, cls, whole, upper
+    cdef uint64_t free = p.live[0] & TRUMPS & ~b, cls, whole
     cdef int s, k
     for s in range(p.n):
         w0[s] = p.hand[s][0] & ~free
     while free:
-        upper = b & ~((<uint64_t>2 << lowest_bit(free)) - 1)
-        whole = free & (((<uint64_t>1 << lowest_bit(upper)) - 1) if upper else TRUMPS)
+        whole = lowest_trump_class(free, b)
         free &= ~whole
         cls = whole
         for s in range(p.n):
@@ -2278,15 +2284,14 @@ cdef class TarotCore:
                 pips = mm[1] & LOW1 & (SUIT0 << (14 * i))
                 if pips & (pips - 1):
                     mm[1] &= ~(pips & ~(pips & (~pips + 1)))
-        cdef uint64_t cls_free = 0, whole, upper, bnd
+        cdef uint64_t cls_free = 0, whole, bnd
         if p.relax_trumps and self.use_merge and not me:
             # R_DT: a defender's trumps of one class are one card: its lowest
             bnd = trump_class_bounds(p)
             cls_free = mm[0] & TRUMPS & ~bnd
             pips = cls_free
             while pips:
-                upper = bnd & ~((<uint64_t>2 << lowest_bit(pips)) - 1)
-                whole = pips & (((<uint64_t>1 << lowest_bit(upper)) - 1) if upper else TRUMPS)
+                whole = lowest_trump_class(pips, bnd)
                 pips &= ~whole
                 mm[0] &= ~(whole & ~(whole & (~whole + 1)))
         while mm[0] | mm[1]:
@@ -2632,8 +2637,10 @@ cdef class TarotCore:
                     if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                         self.tt_hits += 1
                         if e[i].lb + off >= x and e[i].lb_p <= p0:
+                            self.tstat[p.trick_no][3] += 1
                             return e[i].lb + off
                         if e[i].ub + off < x and e[i].ub_p >= p0:
+                            self.tstat[p.trick_no][3] += 1
                             return e[i].ub + off
                         ttbest = e[i].best
                         break

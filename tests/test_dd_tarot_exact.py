@@ -350,6 +350,33 @@ def test_partition_class_hits_verified_on_played_deals():
     assert checked > 1000
 
 
+def _relaxed_values(st, objective: str, modes: tuple, checked: tuple) -> dict:
+    """Each relax mode's value of st (every technique on); for the ``checked`` modes,
+    the value equals that game's plain minimax (no table, bounds, merging or ordering:
+    every pip, trump and tie searched) and, for the margin, the made probe its sign."""
+    plain = dict(tt=False, bounds=False, merge=False, order=False, merge2=False,
+                 partition=False)
+    values = {}
+    for mode in modes:
+        core = face.from_state(st, tt_bits=14)
+        core.set_objective(objective)
+        core.set_relax(mode)
+        assert core.relax == mode
+        v, ok = core.value()
+        assert ok
+        values[mode] = v
+        if mode in checked:
+            ref = face.from_state(st, tt_bits=4)
+            ref.set_objective(objective)
+            ref.set_features(**plain)
+            ref.set_relax(mode)
+            assert ref.value() == (v, True), mode
+            if objective == "margin":
+                core.clear_tt()
+                assert core.probe(0) == (v >= 0), mode
+    return values
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_relaxed_games_bound_the_real_value(n):
     """set_relax: in the game where the plain-suit pips have no rank and the defence
@@ -358,28 +385,10 @@ def test_relaxed_games_bound_the_real_value(n):
     R_D <= real <= R_A (strictly on some endgames); each relaxed search, with every
     technique on, equals that relaxed game's plain minimax (no table, bounds, merging
     or ordering: every pip and every tie searched), for T and for the margin."""
-    plain = dict(tt=False, bounds=False, merge=False, order=False, merge2=False,
-                 partition=False)
     strict = {"defence": 0, "attack": 0}
     for i, st in enumerate(endgames(n, 30, seed=2380 + n, left=(3, 4) if n < 5 else (3,))):
-        objective = "T" if i % 2 else "margin"
-        values = {}
-        for mode in ("none", "defence", "attack"):
-            core = face.from_state(st, tt_bits=14)
-            core.set_objective(objective)
-            core.set_relax(mode)
-            assert core.relax == mode
-            v, ok = core.value()
-            assert ok
-            values[mode] = v
-            if mode != "none":
-                ref = face.from_state(st, tt_bits=4)
-                ref.set_objective(objective)
-                ref.set_features(**plain)
-                ref.set_relax(mode)
-                assert ref.value() == (v, True), (n, i, mode)
-                made = core.probe(0) if objective == "margin" else None
-                assert made is None or made == (v >= 0)
+        values = _relaxed_values(st, "T" if i % 2 else "margin",
+                                 ("none", "defence", "attack"), ("defence", "attack"))
         assert values["defence"] <= values["none"] <= values["attack"], (n, i, values)
         strict["defence"] += values["defence"] < values["none"]
         strict["attack"] += values["attack"] > values["none"]
@@ -536,29 +545,11 @@ def test_trump_relaxed_game_bounds_the_defence_relaxed_one(n):
     R_DT <= R_D <= real (strictly below R_D on some endgames): made in R_DT is made.
     Each R_DT search, every technique on, equals R_DT's plain minimax (no table,
     bounds, merging or ordering: every trump and every tie searched)."""
-    plain = dict(tt=False, bounds=False, merge=False, order=False, merge2=False,
-                 partition=False)
     strict = 0
     left = (3, 4) if n < 5 else (3,)
     for i, st in enumerate(endgames(n, 60, seed=2480 + n, left=left)):
-        objective = "T" if i % 2 else "margin"
-        values = {}
-        for mode in ("none", "defence", "defence-trumps"):
-            core = face.from_state(st, tt_bits=14)
-            core.set_objective(objective)
-            core.set_relax(mode)
-            assert core.relax == mode
-            v, ok = core.value()
-            assert ok
-            values[mode] = v
-        ref = face.from_state(st, tt_bits=4)
-        ref.set_objective(objective)
-        ref.set_features(**plain)
-        ref.set_relax("defence-trumps")
-        assert ref.value() == (values["defence-trumps"], True), (n, i)
-        if objective == "margin":
-            core.clear_tt()
-            assert core.probe(0) == (values["defence-trumps"] >= 0)
+        values = _relaxed_values(st, "T" if i % 2 else "margin",
+                                 ("none", "defence", "defence-trumps"), ("defence-trumps",))
         assert values["defence-trumps"] <= values["defence"] <= values["none"], (n, i, values)
         strict += values["defence-trumps"] < values["defence"]
     if n == 4:
