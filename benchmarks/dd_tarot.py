@@ -26,12 +26,16 @@ after it (``sure_match``, ``sure_won``, ``sure_petit``: see ``TarotCore.set_feat
 ``solver.dd.tarot._made_probe``); ``--baseline no-relax-value``: (b) by the core's
 bisection instead of each probe asked in R_D first (``relax_value``,
 ``_value_relaxed_first``, for (b) and (c); with ``--growth-question value`` or
-``cards``); ``--baseline no-relax-cards``: the same for (c) alone. Node counts are deterministic; seconds are on a
+``cards``); ``--baseline no-relax-cards``: the same for (c) alone; ``--baseline no-relax-trumps``:
+(a) and (b) in R_D instead of R_DT; ``--baseline no-mobility``: the attack's leads in
+the core's old order (``mobility``: the lead leaving the opponents the fewest answers
+first). Node counts are deterministic; seconds are on a
 shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
-                                  [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|no-relax-value|no-relax-cards]
+                                  [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
+                                   no-relax-value|no-relax-cards|no-relax-trumps|no-mobility]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
 """
@@ -57,7 +61,7 @@ from solver.notation import Record  # noqa: E402
 
 DEALS = Path(__file__).resolve().parent / "deals"
 BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False,
-          "sure_match": False,
+          "sure_match": False, "mobility": False,
           "partition": False}
 GROWTH_K = {3: range(8, 25, 2), 4: range(8, 19), 5: range(8, 16)}
 
@@ -85,7 +89,8 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-relax-part": {"relax_part": False},
              "no-relax-value": {"relax_value": False},
              "no-relax-cards": {"relax_cards": False},
-             "no-relax-trumps": {"relax_trumps": False}}
+             "no-relax-trumps": {"relax_trumps": False},
+             "no-mobility": {"mobility": False}}
 
 
 def ask(state, version: str, question: str, budget: int,

@@ -89,7 +89,7 @@ def _check_horizon(horizon: Any) -> None:
 # of solve_cards and default_horizon, for benchmarks and matches against it
 BEFORE_FEATURES = {"merge2": False, "sure_ex": False, "sure_trumps": False,
                    "sure_lead": False, "partition": False, "sure_match": False,
-                   "sure_won": False, "sure_petit": False}
+                   "sure_won": False, "sure_petit": False, "mobility": False}
 SEARCHES = ("now", "before")
 
 
