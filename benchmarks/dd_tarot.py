@@ -5,7 +5,8 @@ Deals: benchmarks/deals/tarot<n>_play.txt (``make_deals.py tarot_play``): 50 dea
 player count brought to the first lead by the heuristic player (auction, call, dog,
 écart). Questions at the first lead, each with a per-position node budget (the same
 for both searches, so a ratio is on the same positions; a search stopped by it counts
-at the budget, and the medians are then lower bounds — ``done`` says how many finished):
+at the budget, and the medians are then lower bounds — ``done`` says how many finished; ``ratio_before_now`` is the median of the per-position node ratios of the positions
+both finished, ``geo_ratio`` their geometric mean):
 
 * (a) made or not: now ``dd.tarot.analyse``'s first search (the margin E at 0); before
   the probe T >= 1 (what the issue measured);
@@ -146,10 +147,12 @@ def summary(n: int, label: str, res: dict[str, list], budget: int) -> list[dict]
                      "median_s": statistics.median(secs), "p90_s": _pct(secs, 0.9),
                      "max_s": max(secs), "median_nodes": int(statistics.median(nodes)),
                      "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),
-                     "ratio_before_now": None, "ratio_on": None})
+                     "ratio_before_now": None, "geo_ratio": None, "ratio_on": None})
     both = [(b[1], w[1]) for b, w in zip(res["before"], res["now"], strict=True) if b[2] and w[2]]
     ratio = statistics.median(b / max(w, 1) for b, w in both) if both else None
     rows[-1]["ratio_before_now"] = ratio
+    rows[-1]["geo_ratio"] = statistics.geometric_mean(
+        max(b, 1) / max(w, 1) for b, w in both) if both else None
     rows[-1]["ratio_on"] = len(both)
     return rows
 
