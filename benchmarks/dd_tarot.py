@@ -5,7 +5,8 @@ Deals: benchmarks/deals/tarot<n>_play.txt (``make_deals.py tarot_play``): 50 dea
 player count brought to the first lead by the heuristic player (auction, call, dog,
 écart). Questions at the first lead, each with a per-position node budget (the same
 for both searches, so a ratio is on the same positions; a search stopped by it counts
-at the budget, and the medians are then lower bounds — ``done`` says how many finished; ``ratio_before_now`` is the median of the per-position node ratios of the positions
+at the budget, and the medians are then lower bounds — ``done`` says how many finished;
+``ratio_before_now`` is the median of the per-position node ratios of the positions
 both finished, ``geo_ratio`` their geometric mean):
 
 * (a) made or not: now ``dd.tarot.analyse``'s first search (the margin E at 0); before
