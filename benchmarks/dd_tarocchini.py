@@ -214,7 +214,7 @@ def run(quick: bool = False) -> list[dict]:
 # ---------------------------------------------------------------------------
 # ``python benchmarks/dd_tarocchini.py [--deals 50] [--budget 2e6] [--growth 8 9 10]
 # [--growth-deals 10] [--growth-budget 2e7] [--variants ottocento terziglio]
-# [--baseline before|no-matto-merge|no-match] [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
+# [--baseline before|no-matto-merge|no-match|no-mobility] [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
 # deals, the declarer's discard by the heuristic player, ``load_deals("gioco")``), on
 # the first ``--deals`` deals of the files above,
 # the questions of ``solver.dd.tarocchini.analyse`` at the first lead -- (a) who comes
@@ -236,10 +236,13 @@ QUESTIONS = ("ahead", "value", "cards")
 # second session's techniques, core docstring), so the ratio is theirs alone;
 # "no-match": the third session's trump-matching combination caps (``match``, off by
 # default: they did not pay) off in the "before" rows and on in the "now" rows
-# (search and features of the "before" rows, features added to the "now" rows)
+# (search and features of the "before" rows, features added to the "now" rows);
+# "no-mobility": the leads in the order before the opponents' answers were weighed
+# (the core's ``mobility`` 0)
 BASELINES = {"before": ("before", None, None),
              "no-matto-merge": ("now", {"sure_matto": False, "merge_dead": False}, None),
-             "no-match": ("now", {"match": False}, {"match": True})}
+             "no-match": ("now", {"match": False}, {"match": True}),
+             "no-mobility": ("now", {"mobility": 0}, None)}
 
 
 def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
@@ -277,11 +280,13 @@ def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> lis
                      "p90_s": _pct(secs, 0.9), "max_s": max(secs),
                      "median_nodes": int(statistics.median(nodes)),
                      "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),
-                     "ratio_before_now": None, "ratio_on": None})
+                     "ratio_before_now": None, "geo_ratio": None, "ratio_on": None})
     both = [(b[1], w[1]) for b, w in zip(res["before"], res["now"], strict=True)
             if b[2] and w[2]]
     rows[-1]["ratio_before_now"] = (statistics.median(b / max(w, 1) for b, w in both)
                                     if both else None)
+    rows[-1]["geo_ratio"] = (statistics.geometric_mean(max(b, 1) / max(w, 1)
+                                                       for b, w in both) if both else None)
     rows[-1]["ratio_on"] = len(both)
     return rows
 

@@ -87,10 +87,22 @@ Issue 24, third session:
   0-2 % narrower at 4-12 tricks left, and nodes are x1.00 (benchmarks/RESULTS.md):
   the plain-suit families, which no every-play rule can take from a side, are two
   thirds of the width.
+
+Issue 24, 2026-12-03 (from the Tarot core, issue 23):
+
+* ``mobility``: a lead's score loses ``mobility`` x 4 log2 of the product of the
+  opponents' legal answers (lead_branching).  A null-window proof keeps the first card
+  of the proving side that succeeds, and the cards that succeed leave trees of very
+  different sizes: a lead that forces follows or trumps is cheaper to prove than a
+  master that frees every answer.  Weights 4 / 30 / 100 measured, 30 kept (on by
+  default): "ahead" probes, geometric mean of the per-position node ratio, Terziglio
+  1.17 / 1.86 at 9 / 10 tricks left, Ottocento 2.38 / 1.49 (10 positions each;
+  benchmarks/dd_tarocchini.py --baseline no-mobility, RESULTS.md).
 """
 
 from libc.stdint cimport uint64_t, int64_t, uint32_t, int32_t, uint8_t
 from libc.stdlib cimport calloc, free
+from libc.math cimport log2
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
 from bitboard cimport popcount64, lowest_bit, highest_bit, pick_bit, splitmix
@@ -852,6 +864,7 @@ ctypedef struct Search:
     int dead                # dead-family compression of the key
     int tt_min              # cards per hand from which trick boundaries use the TT
     int order               # move-ordering scheme (0 basic, 1 sure winners / last seat)
+    int mobility            # leads: weight of the opponents' answers (lead_branching)
     int mtd_steps           # MTD(f) probes before bisection
     int64_t bound_cuts
     int64_t cuts_first      # cut-offs by the first move searched / by a later one
@@ -1047,6 +1060,35 @@ cdef inline int trick_key(int c, int led) noexcept nogil:
     return POWER[c] if SUIT[c] == led else -1
 
 
+cdef int LOG4[64]             # round(4 log2 k): the leads' branching measure
+for _i in range(1, 64):
+    LOG4[_i] = <int>(4.0 * log2(_i) + 0.5)
+LOG4[0] = 0
+
+
+cdef int lead_branching(Search* s, int c, int seat) noexcept nogil:
+    """Move ordering (``mobility``): about 4 log2 of how many ways the leader's
+    opponents can answer the lead c (the product of each one's legal cards by
+    TAROC-PLAY-1..3 and TAROC-MATTO-1; the trick's later cards ignored)."""
+    cdef Pos* p = &s.p
+    cdef int o, f = 0
+    cdef uint64_t h, m
+    for o in range(s.g.n):
+        if s.g.side[o] == s.g.side[seat]:
+            continue
+        h = p.hand[o]
+        if c == MAT:
+            m = h
+        elif h & SUITMASK[SUIT[c]]:
+            m = (h & SUITMASK[SUIT[c]]) | (h & MATB)
+        elif SUIT[c] != TRUMPSUIT and (h & TRUMPS):
+            m = (h & TRUMPS) | (h & MATB)
+        else:
+            m = h
+        f += LOG4[popcount64(m)]
+    return f
+
+
 cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmove,
                            int led) noexcept nogil:
     """Heuristic order: the TT's best move; win the trick cheaply; give points to a
@@ -1060,11 +1102,13 @@ cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmov
     if p.trick_n == 0:
         if s.order == 0:
             return PTS[c] * 4 + pw
-        # lead a sure winner (the top remaining card of its suit), else a low card
+        # lead a sure winner (the top remaining card of its suit), else a low card;
+        # with ``mobility``, fewer answers for the opponents first (a smaller proof)
+        kc = s.mobility * lead_branching(s, c, seat) if s.mobility else 0
         if c != MAT and (((p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & SUITMASK[SUIT[c]])
                          >> c) == 1 and (SUIT[c] == TRUMPSUIT or not have_trumps_out(s, seat)):
-            return 500 + PTS[c] * 4
-        return 100 - PTS[c] * 4 - pw // 4
+            return 500 + PTS[c] * 4 - kc
+        return 100 - PTS[c] * 4 - pw // 4 - kc
     wseat = (p.leader + cur_best_i) % s.g.n if cur_best_i >= 0 else -1
     # would c win against the current best card? (trick_best's rule, TAROC-PLAY-4 and
     # TAROC-RANK-1/2: the Matto never wins, the later of equal Moors does)
@@ -1866,6 +1910,7 @@ cdef class DDSolver:
         self.nplay = 0
         self.s.mtd_steps = 4
         self.s.order = 1
+        self.s.mobility = 30
         self.s.tt_min = 2
         self.s.dead = 0         # measured: ~2% fewer nodes, ~15% slower (off)
         self.s.vlo = -VBOUND
@@ -2070,14 +2115,17 @@ cdef class DDSolver:
     # -- issue 24: one null-window probe, proven bounds, play/undo for the analysis --
 
     def set_features(self, sure=None, bounds=None, order=None, merge=None,
-                     sure_discard=None, sure_matto=None, merge_dead=None, match=None):
+                     sure_discard=None, sure_matto=None, merge_dead=None, match=None,
+                     mobility=None):
         """Switch search techniques on/off in one call (``None``: unchanged):
         ``sure`` the sure-trump bounds (issue 24), ``sure_discard`` the discard counted
         for its side once that side has won a trick (issue 24), ``bounds`` the sure-point bounds,
         ``order`` the move-ordering scheme (0/1), ``merge`` equivalent-card merging,
         ``sure_matto`` the Matto as a sure card of its side, ``merge_dead`` 1-point
         trumps no Grande can reach merged like pips, ``match`` the trump-matching caps
-        on the Grande and Moors sequences (off by default: measured x1.00).
+        on the Grande and Moors sequences (off by default: measured x1.00),
+        ``mobility`` the weight of the opponents' answers in the order of the leads
+        (lead_branching; 30 by default, 0: the order before).
         Values never change; the table is invalidated (bounds are stored in it)."""
         if sure is not None:
             self.s.sure = 1 if sure else 0
@@ -2093,6 +2141,8 @@ cdef class DDSolver:
             self.s.bounds = 1 if bounds else 0
         if order is not None:
             self.s.order = int(order)
+        if mobility is not None:
+            self.s.mobility = int(mobility)
         if merge is not None:
             self.s.merge = 1 if merge else 0
         self.s.gen += 1
@@ -2103,6 +2153,7 @@ cdef class DDSolver:
                 "match": bool(self.s.match),
                 "bounds": bool(self.s.bounds),
                 "order": self.s.order, "merge": bool(self.s.merge),
+                "mobility": self.s.mobility,
                 "canon": bool(self.s.canon), "mtd_steps": self.s.mtd_steps}
 
     def bounds(self) -> tuple:

@@ -94,6 +94,26 @@ def test_features_never_change_a_value():
         assert len(vals) == 1
 
 
+def test_lead_mobility_changes_the_tree_not_the_value():
+    # ``mobility`` (the leads ordered by how many ways the opponents can answer them,
+    # TAROC-PLAY-1..3, TAROC-MATTO-1): the same exact values at weights 0, 30 (the
+    # default) and 200, and the trees differ somewhere
+    assert _solver_for(next(_endgames(35, 1))).features()["mobility"] == dd.MOBILITY
+    differ = 0
+    for st in _endgames(35, 30, sizes=(6, 7)):
+        got = []
+        for weight in (0, dd.MOBILITY, 200):
+            s = _solver_for(st)
+            s.set_features(mobility=weight)
+            s.set_position(*ct.position_of_state(st).args())
+            v, lo, hi, nodes, ok = s.solve(0, 0, 0.0)
+            assert ok and lo == hi == v
+            got.append((v, nodes))
+        assert len({v for v, _ in got}) == 1, got
+        differ += len({n for _, n in got}) > 1
+    assert differ > 0
+
+
 def test_table_keys_are_exact_even_in_a_tiny_table():
     # the table compares the whole key (hands, leader, captured combination cards,
     # debts, flags), not a hash: a 16-entry table, where thousands of positions share

@@ -284,17 +284,20 @@ def principal_variation(state: Any, node_budget: int | None = None,
 # Issue 24: the exact analysis in a player's order, under one deadline
 # ---------------------------------------------------------------------------
 
+# the weight of the opponents' answers in the order of the leads (the core's
+# ``mobility``, its default; benchmarks/RESULTS.md, 2026-12-03)
+MOBILITY = 30
 # the core's switches that give the search as it was before issue 24 (no sure-trump
 # bounds, no discard counted for its owner, no Matto as a sure card, no merging of
 # trumps the Grande cannot reach; the "ahead" question answered by the exact value,
 # there being no probe):
 # ``search="before"`` of ``analyse``, for benchmarks/dd_tarocchini.py
 BEFORE_FEATURES = {"sure": False, "sure_discard": False, "sure_matto": False,
-                   "merge_dead": False, "match": False}
+                   "merge_dead": False, "match": False, "mobility": 0}
 # ``match`` (the trump-matching caps on the Grande and the Moors, issue 24's third
 # session) stays off: sound, but x1.00 nodes (benchmarks/RESULTS.md)
 NOW_FEATURES = {"sure": True, "sure_discard": True, "sure_matto": True, "merge_dead": True,
-                "match": False}
+                "match": False, "mobility": MOBILITY}
 SEARCHES = ("now", "before")
 
 
