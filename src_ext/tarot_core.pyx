@@ -87,7 +87,13 @@ before -> after; benchmarks/dd_tarot.py has the full tables):
   (geometric mean over 10-20 positions): 1.48 at 14 left, 1.5 at 16 (4p), 1.67 in the
   real game at 13 left, 1.64 (5p, 13 left), 1.2 (3p, 20 left); single positions
   0.5-26. The same for the defence's leads (fail proofs): x0.98, not kept; the
-  attack's follows too: x1.00.
+  attack's follows too: x1.00; weights 2 and 3 on the branching: x0.99. A one-trick
+  lookahead instead (each attack lead from 8 or 11 tricks left played out against
+  every merged answer, ordered by the trick ends value_bounds leave open): x0.65 /
+  0.69 (it prefers leads the defence wins), and as a filter of leads the bounds
+  refute at once: x1.00; reverted. The root's best card is still 2-4x cheaper than
+  the one mobility picks on half the 15-left positions (usually a middle trump that
+  forces the overtrumps), so a better estimate of a proof's size would pay.
 
 Measured and dropped: each seat's poorest cards credited in the sure tricks (1.00),
 attack or defence leads ordered trumps first (1.0, mixed), bigger tables (<= 2%);
