@@ -435,6 +435,17 @@ cdef inline uint64_t lowest_trump_class(uint64_t free, uint64_t bounds) noexcept
     return free & (((<uint64_t>1 << lowest_bit(upper)) - 1) if upper else TRUMPS)
 
 
+cdef inline uint64_t class_lowest(uint64_t free, uint64_t bounds) noexcept nogil:
+    """R_DT: the lowest trump of each class among ``free`` (trumps that are no bound):
+    one card for each class, as the search branches on them."""
+    cdef uint64_t out = 0, whole
+    while free:
+        whole = lowest_trump_class(free, bounds)
+        free &= ~whole
+        out |= whole & (~whole + 1)
+    return out
+
+
 cdef inline uint64_t relaxed_overtrump(Pos* p, uint64_t trumps, int w) noexcept nogil:
     """R_DT: the trumps a defender may play when it must overtrump w (the real rule:
     those above w, else any, TAROT-PLAY-4.2/5). When w is a defence trump of a class
@@ -1481,14 +1492,14 @@ for _i in range(1, 32):
 LOG4[0] = 0
 
 
-cdef int reply_choices(Pos* p, int s, int led, int wt) noexcept nogil:
+cdef int reply_choices(Pos* p, int s, int led, int wt, uint64_t bnd) noexcept nogil:
     """Move ordering (``mobility``): how many different cards seat s could play to a
     trick of led suit ``led`` (0..3, 4 = trumps, -1: not known yet) whose highest
     trump is ``wt`` (-1: none), counted as the search branches on them (relaxed: a
-    suit's pips one card; R_DT: a defender's trumps of a class one card), by
-    TAROT-PLAY-3..5."""
+    suit's pips one card; R_DT: a defender's trumps of a class one card, ``bnd`` the
+    trump_class_bounds), by TAROT-PLAY-3..5."""
     cdef uint64_t h0 = p.hand[s][0], h1 = p.hand[s][1]
-    cdef uint64_t t = h0 & TRUMPS, c0 = 0, c1 = 0, over, pips, bnd
+    cdef uint64_t t = h0 & TRUMPS, c0 = 0, c1 = 0, over, pips
     cdef int n = 0, i
     if led < 0:
         c0 = t
@@ -1507,13 +1518,7 @@ cdef int reply_choices(Pos* p, int s, int led, int wt) noexcept nogil:
                 n += 1
                 c1 &= ~pips
     if p.relax_trumps and not p.side[s]:
-        bnd = trump_class_bounds(p)
-        pips = c0 & ~bnd
-        while pips:
-            over = lowest_trump_class(pips, bnd)
-            pips &= ~over
-            c0 &= ~over
-            n += 1
+        c0 = (c0 & bnd) | class_lowest(c0 & ~bnd, bnd)
     return n + popcount64(c0) + popcount64(c1) + ((h0 & EXBIT) != 0)
 
 
@@ -2311,9 +2316,10 @@ cdef class TarotCore:
         reply_choices, the trick's later cards ignored)."""
         cdef Pos* p = &self.p
         cdef int s, f = 0, r, me = p.side[p.cur]
+        cdef uint64_t bnd = trump_class_bounds(p) if p.relax_trumps else 0
         for s in range(p.n):
             if p.side[s] != me:
-                r = reply_choices(p, s, SUIT[c], c if c < 21 else -1)
+                r = reply_choices(p, s, SUIT[c], c if c < 21 else -1, bnd)
                 f += LOG4[r if r < 32 else 31]
         return f
 
@@ -2365,16 +2371,12 @@ cdef class TarotCore:
                 pips = mm[1] & LOW1 & (SUIT0 << (14 * i))
                 if pips & (pips - 1):
                     mm[1] &= ~(pips & ~(pips & (~pips + 1)))
-        cdef uint64_t cls_free = 0, whole, bnd
+        cdef uint64_t cls_free = 0, bnd
         if p.relax_trumps and self.use_merge and not me:
             # R_DT: a defender's trumps of one class are one card: its lowest
             bnd = trump_class_bounds(p)
             cls_free = mm[0] & TRUMPS & ~bnd
-            pips = cls_free
-            while pips:
-                whole = lowest_trump_class(pips, bnd)
-                pips &= ~whole
-                mm[0] &= ~(whole & ~(whole & (~whole + 1)))
+            mm[0] = (mm[0] & ~cls_free) | class_lowest(cls_free, bnd)
         while mm[0] | mm[1]:
             c = next_card(mm)
             beats = 0

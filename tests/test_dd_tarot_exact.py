@@ -500,6 +500,19 @@ def _pips(hand: int) -> list[int]:
     return [c for c in range(22, 78) if hand >> c & 1 and (c - 22) % 14 < 10]
 
 
+def _relaxed_key_value(st, hands: list[int], relax: str,
+                       node_budget: int | None = None) -> tuple:
+    """(table key, margin) of st's play with the cards dealt as ``hands``, in the
+    relaxed game ``relax``."""
+    new = rules.TarotState.for_play(hands, taker=st.taker, contract=st.contract,
+                                    partner=st.partner, called_card=None, aside=0,
+                                    options=st.options, chelem_announced=st.chelem_announced)
+    core = face.from_state(new, tt_bits=12)
+    core.set_objective("margin")
+    core.set_relax(relax)
+    return core.table_key(), core.value(node_budget=node_budget)[0]
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_relaxed_key_reads_pip_counts_not_ranks(n):
     """The relaxed games' table key: the plain-suit pips re-ranked inside their suit
@@ -514,14 +527,7 @@ def test_relaxed_key_reads_pip_counts_not_ranks(n):
         live = sum(hands)
 
         def key_value(hs: list[int], st: rules.TarotState = st) -> tuple:
-            new = rules.TarotState.for_play(hs, taker=st.taker, contract=st.contract,
-                                            partner=st.partner, called_card=None, aside=0,
-                                            options=st.options,
-                                            chelem_announced=st.chelem_announced)
-            core = face.from_state(new, tt_bits=12)
-            core.set_objective("margin")
-            core.set_relax("defence")
-            return core.table_key(), core.value()[0]
+            return _relaxed_key_value(st, hs, "defence")
 
         base = key_value(hands)
         mapping = {}
@@ -601,14 +607,7 @@ def test_trump_relaxed_key_reads_class_counts_not_ranks(n):
         defenders = [s for s in range(n) if not st.side_of(s)]
 
         def key_value(hs: list[int], st: rules.TarotState = st) -> tuple:
-            new = rules.TarotState.for_play(hs, taker=st.taker, contract=st.contract,
-                                            partner=st.partner, called_card=None, aside=0,
-                                            options=st.options,
-                                            chelem_announced=st.chelem_announced)
-            core = face.from_state(new, tt_bits=12)
-            core.set_objective("margin")
-            core.set_relax("defence-trumps")
-            return core.table_key(), core.value(node_budget=200_000)[0]
+            return _relaxed_key_value(st, hs, "defence-trumps", node_budget=200_000)
 
         classes = _trump_classes(st)
         base = key_value(hands)
