@@ -31,13 +31,15 @@ bisection instead of each probe asked in R_D first (``relax_value``,
 ``cards``); ``--baseline no-relax-cards``: the same for (c) alone; ``--baseline no-relax-trumps``:
 (a) and (b) in R_D instead of R_DT; ``--baseline no-mobility``: the attack's leads in
 the core's old order (``mobility``: the lead leaving the opponents the fewest answers
-first). Node counts are deterministic; seconds are on a
+first); ``--baseline no-merge2-relaxed``: points-aware merging off in the relaxed
+games (``merge2_relaxed``). Node counts are deterministic; seconds are on a
 shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
-                                   no-relax-value|no-relax-cards|no-relax-trumps|no-mobility]
+                                   no-relax-value|no-relax-cards|no-relax-trumps|no-mobility|
+                                   no-merge2-relaxed]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
 """
@@ -92,7 +94,8 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-relax-value": {"relax_value": False},
              "no-relax-cards": {"relax_cards": False},
              "no-relax-trumps": {"relax_trumps": False},
-             "no-mobility": {"mobility": False}}
+             "no-mobility": {"mobility": False},
+             "no-merge2-relaxed": {"merge2_relaxed": False}}
 
 
 def ask(state, version: str, question: str, budget: int,

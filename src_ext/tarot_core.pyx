@@ -95,6 +95,20 @@ before -> after; benchmarks/dd_tarot.py has the full tables):
   the one mobility picks on half the 15-left positions (usually a middle trump that
   forces the overtrumps), so a better estimate of a proof's size would pay.
 
+* merge2 in the relaxed games (``merge2_relaxed``, 2026-12-03 seventh session): it
+  had been off there wholesale (it reads ranks and the pips have none); a run now
+  stops at the pips and a trick a pip is winning is never sure. R_DT made/fail, 4p,
+  per-position node ratio (geometric mean): 1.11 / 1.14 / 1.11 at 13 / 14 / 15 left
+  (20 / 20 / 10 positions).
+
+Measured and dropped, seventh session: R_DL, the defence playing its plain-suit
+cards as if lower (a relaxation R_DL <= R_DT under which a defender's higher card is
+never worse to hold, so to a trick the attack surely takes only its poorest card of
+each stretch without attack cards is searched; the price is a winner chosen among the
+defenders at tricks they win). Sound (brute force), equal to R_DT on every endgame
+tried, but (a) x1.08 / 0.78 (geometric mean, 4p, 15 / 13 left); letting the defence
+give such tricks to the attack too: x0.76 at 15 left.
+
 Measured and dropped: each seat's poorest cards credited in the sure tricks (1.00),
 attack or defence leads ordered trumps first (1.0, mixed), bigger tables (<= 2%);
 two more sure facts, sound and tested, x1.00 on made/fail at 10-14 left (4p): every
@@ -1572,6 +1586,7 @@ cdef class TarotCore:
     cdef int use_order
     cdef int use_mobility   # the attack's leads ordered by the opponents' answers
     cdef int use_merge2     # points-aware merging of runs (order_moves)
+    cdef int use_m2rx       # merge2 in the relaxed games too (runs stop at the pips)
     cdef int use_part       # partition search: table entries for classes (PEntry)
     cdef int saved_part     # set_relax: merge2 is off while relaxed (it reads the pips'
     cdef int saved_merge2   # ranks), partition search frees every pip; restored after
@@ -1730,6 +1745,7 @@ cdef class TarotCore:
         self.use_order = 1
         self.use_mobility = 1
         self.use_merge2 = 1
+        self.use_m2rx = 1
         self.use_part = 1
         self.p.sure_ex = 1
         self.p.sure_trumps = 1
@@ -1757,7 +1773,7 @@ cdef class TarotCore:
                      bint merge2=True, bint sure_ex=True, bint sure_trumps=True,
                      bint sure_lead=True, bint partition=True, bint sure_match=True,
                      bint sure_won=True, bint sure_petit=True, bint relax_part=False,
-                     bint mobility=True):
+                     bint mobility=True, bint merge2_relaxed=True):
         """Switch search techniques on/off (for measurements and cross-checks);
         ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False,
         partition=False, sure_match=False, sure_won=False, sure_petit=False`` is the
@@ -1770,15 +1786,18 @@ cdef class TarotCore:
         were proven by the previous search, which is fine, but a clean table keeps the
         measurements apart. ``relax_part`` (off: measured x1.01-1.07 fewer nodes, more
         time): partition search also in the relaxed games (``set_relax``), where it
-        frees every pip; merge2 stays off while relaxed and takes effect when the
-        relaxed game ends. ``mobility``: the attack's leads ordered by how many ways the
-        opponents can answer them (fewest first, ``lead_branching``)."""
+        frees every pip. ``merge2_relaxed``: merge2 also in the relaxed games (with
+        merge2 on), where a run stops at the pips and no trick a pip is winning counts
+        as sure (they have no rank there). ``mobility``: the attack's leads ordered by
+        how many ways the opponents can answer them (fewest first,
+        ``lead_branching``)."""
         self.use_tt = tt
         self.use_merge = merge
         self.use_bounds = bounds
         self.use_order = order
         self.use_relax_part = relax_part
         self.use_mobility = mobility
+        self.use_m2rx = merge2_relaxed
         if self.p.relax == RELAX_NONE:
             self.use_merge2 = merge2
             self.use_part = partition
@@ -1803,8 +1822,8 @@ cdef class TarotCore:
         is at most the real one (the defence has more options, the attack none more):
         made in R_D is made. R_A, the attack choosing, bounds it from above. Pips of
         a suit in one hand are then one card (one is searched), and the table key
-        holds only their counts. Points-aware merging (it reads the pips' ranks) is
-        off while relaxed, and partition search too unless ``relax_part`` is set
+        holds only their counts. Points-aware merging stops its runs at the pips
+        (``merge2_relaxed``), and partition search is off unless ``relax_part`` is set
         (``set_features``; it then frees every pip). The table is emptied.
 
         ``"defence-trumps"`` (R_DT) is R_D where, besides, the defence's low trumps have
@@ -2377,6 +2396,10 @@ cdef class TarotCore:
             bnd = trump_class_bounds(p)
             cls_free = mm[0] & TRUMPS & ~bnd
             mm[0] = (mm[0] & ~cls_free) | class_lowest(cls_free, bnd)
+        # merge2 in the relaxed games (merge2_relaxed): a pip has no rank there, so a
+        # run stops at the pips and no trick a pip is winning is called sure
+        cdef int m2 = self.use_merge2 or (p.relax and self.use_m2rx and self.saved_merge2
+                                          and not (wc >= 22 and (LOW1 >> (wc - 22)) & 1))
         while mm[0] | mm[1]:
             c = next_card(mm)
             beats = 0
@@ -2412,17 +2435,18 @@ cdef class TarotCore:
                     above = live1 & ABOVE[c]
                     if above and (m[1] >> lowest_bit(above)) & 1:
                         h = 22 + lowest_bit(above)
-                if self.use_merge2 and sure_win:
+                if m2 and sure_win:
                     if h >= 0:
                         if self.use_part:
                             self.record_run(live0, live1, m, c, skip_lo, skip_top, nskip)
                         continue                  # only the run's top (richest)
-                elif self.use_merge2 and sure_loss:
+                elif m2 and sure_loss:
                     # only the highest card of the run's poorest value
                     bottom = c
                     lw = self.lower_neighbour(live0, live1, c)
                     while lw > PETIT and ((m[0] >> lw) & 1 if lw < 22
-                                          else (m[1] >> (lw - 22)) & 1):
+                                          else (m[1] >> (lw - 22)) & 1) \
+                            and not (p.relax and lw >= 22 and (LOW1 >> (lw - 22)) & 1):
                         bottom = lw
                         lw = self.lower_neighbour(live0, live1, lw)
                     if PTS[c] != PTS[bottom] or (h >= 0 and PTS[h] == PTS[c]):

@@ -386,7 +386,7 @@ def _relaxed_values(st, objective: str, modes: tuple, checked: tuple) -> dict:
     the value equals that game's plain minimax (no table, bounds, merging or ordering:
     every pip, trump and tie searched) and, for the margin, the made probe its sign."""
     plain = dict(tt=False, bounds=False, merge=False, order=False, merge2=False,
-                 partition=False)
+                 partition=False, merge2_relaxed=False)
     values = {}
     for mode in modes:
         core = face.from_state(st, tt_bits=14)
@@ -591,6 +591,30 @@ def test_trump_relaxed_game_bounds_the_defence_relaxed_one(n):
         strict += values["defence-trumps"] < values["defence"]
     if n == 4:
         assert strict > 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_merge2_in_relaxed_games_keeps_their_values(n):
+    """Points-aware merging inside the relaxed games (``merge2_relaxed``): a run
+    stops at the pips (they have no rank there) and a trick a pip is winning is never
+    sure, so each relaxed value is the one searched without it (and, through
+    _relaxed_values, the relaxed game's plain minimax); the merging was exercised."""
+    merged = 0
+    left = (3, 4) if n < 5 else (3,)
+    for i, st in enumerate(endgames(n, 40, seed=2680 + n, left=left)):
+        objective = "T" if i % 2 else "margin"
+        mode = ("defence", "attack", "defence-trumps")[i % 3]
+        v = _relaxed_values(st, objective, (mode,), (mode,))[mode]
+        nodes = []
+        for on in (True, False):
+            core = face.from_state(st, tt_bits=14)
+            core.set_objective(objective)
+            core.set_features(merge2_relaxed=on)
+            core.set_relax(mode)
+            assert core.value() == (v, True), (n, i, mode, on)
+            nodes.append(core.stats()["nodes"])
+        merged += nodes[0] < nodes[1]
+    assert merged > 0
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
