@@ -174,8 +174,9 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
     first: list[dict] = []
     growth: list[dict] = []
     for n in players:
-        states = load(n)[:deals]
-        for q in questions:
+        everything = load(n)
+        states = everything[:deals]
+        for q in (questions if deals else ()):
             res: dict[str, list] = {"before": [], "now": []}
             for st in states:
                 for version in ("before", "now"):
@@ -185,7 +186,7 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             print(first[-1], flush=True)
         for k in (GROWTH_K[n] if growth_deals else ()):
             res = {"before": [], "now": []}
-            for i, st in enumerate(states[:growth_deals]):
+            for i, st in enumerate(everything[:growth_deals]):
                 pos = later(st, i, k)
                 for version in ("before", "now"):
                     res[version].append(ask(pos, version, growth_question, growth_budget,
