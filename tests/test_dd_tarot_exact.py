@@ -386,7 +386,7 @@ def _relaxed_values(st, objective: str, modes: tuple, checked: tuple) -> dict:
     the value equals that game's plain minimax (no table, bounds, merging or ordering:
     every pip, trump and tie searched) and, for the margin, the made probe its sign."""
     plain = dict(tt=False, bounds=False, merge=False, order=False, merge2=False,
-                 partition=False, merge2_relaxed=False)
+                 partition=False, merge2_relaxed=False, void=False)
     values = {}
     for mode in modes:
         core = face.from_state(st, tt_bits=14)
@@ -591,6 +591,34 @@ def test_trump_relaxed_game_bounds_the_defence_relaxed_one(n):
         strict += values["defence-trumps"] < values["defence"]
     if n == 4:
         assert strict > 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_void_relaxed_game_bounds_the_trump_relaxed_one(n):
+    """R_DV (set_relax("defence-void")): R_DT where a trick without trumps in which
+    no attack seat played a card of the led suit goes to any defender that followed
+    it, the defence choosing (TAROT-PLAY-6 relaxed for the defence alone), so
+    R_DV <= R_DT: made in R_DV is made. In a suit the attack holds no card of, the
+    defence's cards then have no rank, so to a trick the attack surely takes a
+    defender gives only its poorest card of such a suit: each R_DV search, every
+    technique on, equals R_DV's plain minimax, and that rule was exercised."""
+    pruned = 0
+    left = (3, 4) if n < 5 else (3,)
+    for i, st in enumerate(endgames(n, 60, seed=2780 + n, left=left)):
+        objective = "T" if i % 2 else "margin"
+        values = _relaxed_values(st, objective, ("defence-trumps", "defence-void"),
+                                 ("defence-void",))
+        assert values["defence-void"] <= values["defence-trumps"], (n, i, values)
+        nodes = []
+        for void in (True, False):
+            core = face.from_state(st, tt_bits=14)
+            core.set_objective(objective)
+            core.set_features(void=void)
+            core.set_relax("defence-void")
+            assert core.value() == (values["defence-void"], True)
+            nodes.append(core.stats()["nodes"])
+        pruned += nodes[0] < nodes[1]
+    assert pruned > 0
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
