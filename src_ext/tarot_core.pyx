@@ -110,7 +110,10 @@ before -> after; benchmarks/dd_tarot.py has the full tables):
   every trump the defence could add): the defenders before it, and the leader, give
   their poorest card of such a suit too. R_DV probes, geometric mean of the
   per-position node ratio: 4p 1.16 / 1.28 at 15 / 16 left, 3p 1.19 (19 left), 5p 1.02
-  (13 left).
+  (13 left). And the other way round, a defender's richest card of such a suit to a
+  trick the defence surely takes (no attack seat still to play) where its choice
+  cannot change who takes it: 4p 1.13 / 1.26 / 1.33 at 14 / 15 / 16 left, 3p 1.03,
+  5p 1.00.
 * merge2 in the relaxed games (``merge2_relaxed``, 2026-12-03 seventh session): it
   had been off there wholesale (it reads ranks and the pips have none); a run now
   stops at the pips and a trick a pip is winning is never sure. R_DT made/fail, 4p,
@@ -1886,7 +1889,8 @@ cdef class TarotCore:
         either way; only its next leader is chosen). R_DV <= R_DT: made in R_DV is
         made. In a suit the attack holds no card of, the defence's cards then have no
         rank for the rest of the deal, so to a trick the attack surely takes a
-        defender gives only its poorest card of such a suit (``set_features(void=)``)."""
+        defender gives only its poorest card of such a suit, and to one the defence
+        surely takes only its richest (``set_features(void=)``, void_one_card)."""
         cdef int mode_id, trumps = 0, void = 0
         if mode == "none":
             mode_id = RELAX_NONE
@@ -2422,27 +2426,50 @@ cdef class TarotCore:
                 att = lowest_bit(t)
         return att > dfn
 
-    cdef void void_poorest(self, uint64_t* mm, int wc, int wside, int ledsuit,
-                           int nt) noexcept nogil:
+    cdef void void_one_card(self, uint64_t* mm, int wc, int wside, int ledsuit,
+                            int nt) noexcept nogil:
         """R_DV (order_moves, a defender to play): in a suit the attack holds no card
         of, the defence's cards have no rank for the rest of the deal, so when the
         attack surely takes this trick -- its card is winning and no defender still to
         play can beat it, or an attack seat still to play must ruff above every trump
         the defence could add (attack_ruffs) -- the seat's poorest card of such a suit
         (below wc) stands for all: keeping the richer is never worse where it cannot
-        win a trick the poorer would not. Leading (or after a led Excuse), per suit."""
+        win a trick the poorer would not. Leading (or after a led Excuse), per suit.
+
+        The other way round, when the defence surely takes this trick (a defender is
+        winning and no attack seat is still to play), the seat's richest card of such a
+        suit stands for all of it, where which of them it plays cannot change who
+        takes the trick (a trump is in it, the card is a discard, or no attack seat
+        followed the led suit: void_ties)."""
         cdef Pos* p = &self.p
-        cdef int i, sure = 0, leading = p.led < 0
+        cdef int i, j, c, sure = 0, sure_def = 0, att_followed = 0
+        cdef int leading = p.led < 0, base = p.ply - p.ntrick
         cdef uint64_t suit, vs
         if not leading:
             sure = (wc >= 0 and wside == 1 and (wc < 21 or not (LOW1 >> (wc - 22)) & 1)
                     and not self.partner_takes(wc, ledsuit, 0, nt)) \
                 or (p.led >= 22 and self.attack_ruffs(SUIT[p.led], nt))
+            if not sure and wc >= 0 and wside == 0:
+                sure_def = 1
+                for j in range(1, p.n - nt):
+                    if p.side[(p.cur + j) % p.n]:
+                        sure_def = 0          # an attack seat is still to play
+                        break
+                if sure_def and p.wt < 0 and p.led >= 22:
+                    for j in range(nt):
+                        c = p.played[base + j]
+                        if c >= 22 and SUIT[c] == SUIT[p.led] \
+                                and p.side[(p.tally.leader + j) % p.n]:
+                            att_followed = 1
         for i in range(4):
             suit = SUIT0 << (14 * i)
             if p.side_live[1][1] & suit:
                 continue
             vs = mm[1] & suit
+            if sure_def:
+                if (vs & (vs - 1)) and not (att_followed and i == ledsuit):
+                    mm[1] &= ~(vs & ~(<uint64_t>1 << highest_bit(vs)))
+                continue
             if wc >= 22 and SUIT[wc] == i:
                 vs &= (<uint64_t>1 << (wc - 22)) - 1
             if not (vs & (vs - 1)):
@@ -2499,7 +2526,7 @@ cdef class TarotCore:
                 if pips & (pips - 1):
                     mm[1] &= ~(pips & ~(pips & (~pips + 1)))
         if p.relax_void and self.use_void and not me:
-            self.void_poorest(mm, wc, wside, ledsuit, nt)
+            self.void_one_card(mm, wc, wside, ledsuit, nt)
         cdef uint64_t cls_free = 0, bnd
         if p.relax_trumps and self.use_merge and not me:
             # R_DT: a defender's trumps of one class are one card: its lowest

@@ -600,8 +600,9 @@ def test_void_relaxed_game_bounds_the_trump_relaxed_one(n):
     it, the defence choosing (TAROT-PLAY-6 relaxed for the defence alone), so
     R_DV <= R_DT: made in R_DV is made. In a suit the attack holds no card of, the
     defence's cards then have no rank, so to a trick the attack surely takes a
-    defender gives only its poorest card of such a suit: each R_DV search, every
-    technique on, equals R_DV's plain minimax, and that rule was exercised."""
+    defender gives only its poorest card of such a suit, and to one the defence surely
+    takes its richest: each R_DV search, every technique on, equals R_DV's plain
+    minimax, and those rules were exercised."""
     pruned = 0
     left = (3, 4) if n < 5 else (3,)
     for i, st in enumerate(endgames(n, 60, seed=2780 + n, left=left)):
