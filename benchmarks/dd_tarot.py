@@ -33,14 +33,15 @@ bisection instead of each probe asked in R_D first (``relax_value``,
 the core's old order (``mobility``: the lead leaving the opponents the fewest answers
 first); ``--baseline no-merge2-relaxed``: points-aware merging off in the relaxed
 games (``merge2_relaxed``); ``--baseline no-relax-void``: (a), (b) and (c) in R_DT
-instead of R_DV. Node counts are deterministic; seconds are on a
+instead of R_DV; ``--baseline no-relax-fail``: (a) without R_A asked after the relaxed
+fail. Node counts are deterministic; seconds are on a
 shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
                                    no-relax-value|no-relax-cards|no-relax-trumps|no-mobility|
-                                   no-merge2-relaxed|no-relax-void]
+                                   no-merge2-relaxed|no-relax-void|no-relax-fail]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
 """
@@ -97,7 +98,8 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-relax-trumps": {"relax_trumps": False},
              "no-mobility": {"mobility": False},
              "no-merge2-relaxed": {"merge2_relaxed": False},
-             "no-relax-void": {"relax_void": False}}
+             "no-relax-void": {"relax_void": False},
+             "no-relax-fail": {"relax_fail": False}}
 
 
 def ask(state, version: str, question: str, budget: int,

@@ -688,3 +688,31 @@ def test_trump_relaxed_key_reads_class_counts_not_ranks(n):
             assert key_value(hs)[0] != base[0]
             traded += 1
     assert same > 5 and traded > 0, (same, traded)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_made_probe_through_the_relaxed_games_is_the_real_answer(n):
+    """(a) asks R_DV first (made there is made), then R_A (failed there is failed),
+    then the real game: its answer is the sign of the exact margin on endgames, and
+    each relaxed step decided some of them."""
+    decided = {"R_DV": 0, "R_A": 0}
+    left = (3, 4) if n < 5 else (3,)
+    for st in endgames(n, 40, seed=2880 + n, left=left):
+        core = face.from_state(st, tt_bits=14)
+        core.set_objective("margin")
+        exact, ok = core.value()
+        assert ok
+        fresh = face.from_state(st, tt_bits=14)
+        fresh.set_objective("margin")
+        assert ddt._made_probe(fresh, None, None, True) == (exact >= 0)
+        answers = {}
+        for game in ("defence-void", "attack"):
+            c = face.from_state(st, tt_bits=14)
+            c.set_objective("margin")
+            c.set_relax(game)
+            answers[game] = c.probe(0)
+        if answers["defence-void"]:
+            decided["R_DV"] += 1
+        elif answers["attack"] is False:
+            decided["R_A"] += 1
+    assert all(decided.values()), decided

@@ -281,35 +281,43 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
 
 
 def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
-                relax_first: bool, relaxed_game: str = "defence-void") -> bool | None:
+                relax_first: bool, relaxed_game: str = "defence-void",
+                relax_fail: bool = True) -> bool | None:
     """(a): is the contract made (the core's objective is the margin)? With
-    ``relax_first``, first in the relaxed game where the defence wins every trick
-    its pips tie (``TarotCore.set_relax``: the plain-suit pips have no rank, the
-    defence picks the winner among them): made there is made, and that proof is
-    cheaper (a hand's pips of a suit are one card, the table holds their counts);
-    otherwise the real game decides, within what the relaxed search left of the
-    limits. Measured: 4p made/fail 2.8x fewer nodes in all at 14 tricks left (a made
-    contract was made in the relaxed game in 8 of 8), RESULTS.md. ``relaxed_game``:
-    ``"defence-void"`` (R_DV, the default: R_DT where, besides, a trick without
-    trumps in which the attack played no card of the led suit goes to the defender the
-    defence picks among those that followed, R_DV <= R_DT), ``"defence-trumps"``
-    (R_DT: the defence's low trumps also without rank between the attack's trumps,
-    R_DT <= R_D) or ``"defence"`` (R_D)."""
+    ``relax_first``, first in a relaxed game that favours the defence
+    (``TarotCore.set_relax``): made there is made, and that proof is cheaper (a
+    hand's pips of a suit are one card, the table holds their counts). Measured: 4p
+    made/fail 2.8x fewer nodes in all at 14 tricks left (a made contract was made in
+    the relaxed game in 8 of 8), RESULTS.md. ``relaxed_game``: ``"defence-void"``
+    (R_DV, the default: R_DT where, besides, a trick without trumps in which the
+    attack played no card of the led suit goes to the defender the defence picks
+    among those that followed, R_DV <= R_DT), ``"defence-trumps"`` (R_DT: the
+    defence's low trumps also without rank between the attack's trumps, R_DT <= R_D)
+    or ``"defence"`` (R_D). When it fails there and ``relax_fail`` is set, next in
+    R_A (the attack picks the winner among tied pips, R_A >= real): failed there is
+    failed. At the first lead the real game's fail proofs are the ones out of reach
+    (RESULTS.md, seventh session): R_A proves 2 more of 16 first leads failed within
+    2e7 nodes, x1.02 / 0.99 per position at 13 / 15 left. Otherwise the real game
+    decides, within what the relaxed searches left of the limits."""
     start = time.monotonic()
+
+    def left() -> tuple[int | None, float | None]:
+        b = None if node_budget is None else max(1, node_budget - (core.stats()["nodes"] - n0))
+        d = None if deadline is None else max(1e-6, deadline - (time.monotonic() - start))
+        return b, d
+
+    n0 = core.stats()["nodes"]
     if relax_first:
-        n0 = core.stats()["nodes"]
-        core.set_relax(relaxed_game)
-        made = core.probe(0, node_budget=node_budget, deadline=deadline)
-        core.set_relax("none")
-        if made:
-            return True
-        if made is None:
-            return None
-        if node_budget is not None:
-            node_budget = max(1, node_budget - (core.stats()["nodes"] - n0))
-        if deadline is not None:
-            deadline = max(1e-6, deadline - (time.monotonic() - start))
-    return core.probe(0, node_budget=node_budget, deadline=deadline)
+        for game, proves in ((relaxed_game, True), ("attack", False)):
+            if game == "attack" and not relax_fail:
+                break
+            core.set_relax(game)
+            answer = core.probe(0, node_budget=left()[0], deadline=left()[1])
+            core.set_relax("none")
+            if answer is None or answer == proves:
+                return answer
+    b, d = left()
+    return core.probe(0, node_budget=b, deadline=d)
 
 
 def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
@@ -409,7 +417,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``features``: the core's search switches (``TarotCore.set_features``), and
     ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread),
     ``relax_cards`` ((c) only), ``relax_trumps`` (R_D instead of R_DT) and
-    ``relax_void`` ((a) in R_DT instead of R_DV), for measurements against a technique
+    ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_fail`` ((a) without R_A after a
+    relaxed fail), for measurements against a technique
     switched off;
     the values never change."""
     from .. import parallel
@@ -422,6 +431,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_value = features.pop("relax_value", True)
     relax_cards = features.pop("relax_cards", True) and relax_value
     relax_void = features.pop("relax_void", True)
+    relax_fail = features.pop("relax_fail", True)
     # (b) and (c) ask R_DT (R_DV, below it, misses more of their made-type probes:
     # at 13 left 5 of 10 values within 3e7 nodes against 7); (a) asks R_DV
     value_game = "defence-trumps" if features.pop("relax_trumps", True) else "defence"
@@ -470,7 +480,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     t_lo, t_hi = core.bounds()
     core.set_objective("margin")
     b, d = left()
-    made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game))
+    made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game,
+                                                     relax_fail))
     if made is None:
         return result("made", stop_reason())
     m_lo, m_hi = (max(m_lo, 0), m_hi) if made else (m_lo, min(m_hi, -1))
