@@ -280,9 +280,14 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
     return least_made, most_failed
 
 
+# (a)'s race of the real game and R_A after a relaxed fail: the first budget of each
+# probe, doubled each round
+FAIL_RACE_START = 1 << 17
+
+
 def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
                 relax_first: bool, relaxed_game: str = "defence-void",
-                relax_fail: bool = True) -> bool | None:
+                fail_core: Any = None) -> bool | None:
     """(a): is the contract made (the core's objective is the margin)? With
     ``relax_first``, first in a relaxed game that favours the defence
     (``TarotCore.set_relax``): made there is made, and that proof is cheaper (a
@@ -293,31 +298,53 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     attack played no card of the led suit goes to the defender the defence picks
     among those that followed, R_DV <= R_DT), ``"defence-trumps"`` (R_DT: the
     defence's low trumps also without rank between the attack's trumps, R_DT <= R_D)
-    or ``"defence"`` (R_D). When it fails there and ``relax_fail`` is set, next in
-    R_A (the attack picks the winner among tied pips, R_A >= real): failed there is
-    failed. At the first lead the real game's fail proofs are the ones out of reach
-    (RESULTS.md, seventh session): R_A proves 2 more of 16 first leads failed within
-    2e7 nodes, x1.02 / 0.99 per position at 13 / 15 left. Otherwise the real game
-    decides, within what the relaxed searches left of the limits."""
+    or ``"defence"`` (R_D).
+
+    Otherwise the real game decides, within what the relaxed search left of the
+    limits -- raced, when ``fail_core`` (a second core of the position, margin
+    objective, kept in R_A: the attack picks the winner among tied pips, R_A >= real)
+    is given, against R_A, where failed is failed: each gets FAIL_RACE_START nodes,
+    then twice as many each round (their tables keep what was proven), so the answer
+    costs about what the cheaper of the two proofs costs, times four at most. At the
+    first lead the real game's fail proofs are the ones out of reach (RESULTS.md,
+    seventh session)."""
     start = time.monotonic()
+    n0 = core.stats()["nodes"]
+    f0 = fail_core.stats()["nodes"] if fail_core is not None else 0
 
     def left() -> tuple[int | None, float | None]:
-        b = None if node_budget is None else max(1, node_budget - (core.stats()["nodes"] - n0))
+        spent = core.stats()["nodes"] - n0
+        if fail_core is not None:
+            spent += fail_core.stats()["nodes"] - f0
+        b = None if node_budget is None else max(0, node_budget - spent)
         d = None if deadline is None else max(1e-6, deadline - (time.monotonic() - start))
         return b, d
 
-    n0 = core.stats()["nodes"]
     if relax_first:
-        for game, proves in ((relaxed_game, True), ("attack", False)):
-            if game == "attack" and not relax_fail:
-                break
-            core.set_relax(game)
-            answer = core.probe(0, node_budget=left()[0], deadline=left()[1])
-            core.set_relax("none")
-            if answer is None or answer == proves:
-                return answer
-    b, d = left()
-    return core.probe(0, node_budget=b, deadline=d)
+        core.set_relax(relaxed_game)
+        made = core.probe(0, node_budget=node_budget, deadline=deadline)
+        core.set_relax("none")
+        if made is None or made:
+            return made
+    if not relax_first or fail_core is None:
+        b, d = left()
+        return core.probe(0, node_budget=max(1, b) if b is not None else None, deadline=d)
+    step = FAIL_RACE_START
+    racers = [core, fail_core]
+    while True:
+        for c in list(racers):
+            b, d = left()
+            if b is not None and b <= 0:
+                return None
+            answer = c.probe(0, node_budget=step if b is None else min(step, b),
+                             deadline=d)
+            if answer is not None:
+                if c is core or answer is False:
+                    return answer
+                racers.remove(c)          # made in R_A: only the real game can tell
+            elif d is not None and time.monotonic() - start >= deadline:
+                return None
+        step *= 2
 
 
 def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
@@ -417,8 +444,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``features``: the core's search switches (``TarotCore.set_features``), and
     ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread),
     ``relax_cards`` ((c) only), ``relax_trumps`` (R_D instead of R_DT) and
-    ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_fail`` ((a) without R_A after a
-    relaxed fail), for measurements against a technique
+    ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_fail`` ((a) without R_A raced
+    against the real game after a relaxed fail), for measurements against a technique
     switched off;
     the values never change."""
     from .. import parallel
@@ -454,7 +481,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         steps.append((stage, time.monotonic() - t0, core.stats()["nodes"] - n0))
         return out
 
-    extra_nodes = 0   # nodes of the relaxed core of (b) and (c), counted so far
+    extra_nodes = 0   # nodes of the R_A core of (a), the relaxed core of (b) and (c)
 
     def left() -> tuple[int | None, float | None]:
         return _budget_left(core, node_budget, 0), _deadline_left(start, deadline)
@@ -480,8 +507,22 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     t_lo, t_hi = core.bounds()
     core.set_objective("margin")
     b, d = left()
+    fail_core = None
+    if relax_first and relax_fail:
+        fail_core = new_core()
+        fail_core.set_objective("margin")
+        fail_core.set_relax("attack")
     made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game,
-                                                     relax_fail))
+                                                     fail_core))
+    if fail_core is not None:
+        # the R_A core's nodes, in the totals and against the budget
+        fail_nodes = fail_core.stats()["nodes"]
+        extra_nodes += fail_nodes
+        if node_budget is not None:
+            node_budget = max(1, node_budget - fail_nodes)
+        stage, secs, nodes = steps[-1]
+        steps[-1] = (stage, secs, nodes + fail_nodes)
+        fail_core = None
     if made is None:
         return result("made", stop_reason())
     m_lo, m_hi = (max(m_lo, 0), m_hi) if made else (m_lo, min(m_hi, -1))
@@ -498,12 +539,14 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     core.set_objective("T")
     b, d = left()
     relaxed = None
+    relaxed_charged = 0
 
     def charge_relaxed() -> int:
         """Count the relaxed core's new nodes in the totals and against the budget
         (the main core's counts are read against it from here on)."""
-        nonlocal extra_nodes, node_budget
-        new = relaxed.stats()["nodes"] - extra_nodes
+        nonlocal extra_nodes, relaxed_charged, node_budget
+        new = relaxed.stats()["nodes"] - relaxed_charged
+        relaxed_charged += new
         extra_nodes += new
         if node_budget is not None:
             node_budget = max(1, node_budget - new)
