@@ -32,16 +32,17 @@ bisection instead of each probe asked in R_D first (``relax_value``,
 (a) and (b) in R_D instead of R_DT; ``--baseline no-mobility``: the attack's leads in
 the core's old order (``mobility``: the lead leaving the opponents the fewest answers
 first); ``--baseline no-merge2-relaxed``: points-aware merging off in the relaxed
-games (``merge2_relaxed``); ``--baseline no-relax-void``: (a), (b) and (c) in R_DT
-instead of R_DV; ``--baseline no-relax-fail``: (a) without R_A asked after the relaxed
-fail. Node counts are deterministic; seconds are on a
+games (``merge2_relaxed``); ``--baseline no-relax-void``: (a) in R_DT
+instead of R_DV; ``--baseline relax-fail-off``: the other way round, the baseline is
+(a) with R_A raced against the real game after a relaxed fail (``relax_fail``, off).
+Node counts are deterministic; seconds are on a
 shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
                                    no-relax-value|no-relax-cards|no-relax-trumps|no-mobility|
-                                   no-merge2-relaxed|no-relax-void|no-relax-fail]
+                                   no-merge2-relaxed|no-relax-void|relax-fail-off]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
 """
@@ -99,7 +100,7 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-mobility": {"mobility": False},
              "no-merge2-relaxed": {"merge2_relaxed": False},
              "no-relax-void": {"relax_void": False},
-             "no-relax-fail": {"relax_fail": False}}
+             "relax-fail-off": {"relax_fail": True}}
 
 
 def ask(state, version: str, question: str, budget: int,
