@@ -153,7 +153,13 @@ the defence's lead / first / second / last answer, R_DT at 14 left; first-move c
 are 97-100%, the table hit rate 70-90% at trick boundaries and 98% of its hits cut; a
 2^24 table changes nothing at 16 left): a better estimate of a proof's size for the
 attack's choice (see mobility), quasi-symmetry beyond the low cards (honours of equal
-rank distance), petit-au-bout / chelem class probes, threads.
+rank distance), petit-au-bout / chelem class probes, threads. Seventh session: at the
+first lead (4p, 16 deals) R_DV now fails cheaply on 9, and the real game's fail proofs
+that follow (every attack card refuted at each attack turn: the taker's own branching)
+finish 1 of 9 within 1e7 nodes; R_A after the fail 3 of 9 (``solver.dd.tarot``,
+``relax_fail``, off: a wash over 3-5 players). Cheaper fail proofs are what the first
+lead needs next: tighter caps on the attack from the defence's sure tricks, or an
+abstraction of the attack's own cards.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
