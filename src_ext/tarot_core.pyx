@@ -2450,7 +2450,12 @@ cdef class TarotCore:
         cdef Pos* p = &self.p
         cdef int i, j, c, sure = 0, sure_def = 0, att_followed = 0
         cdef int leading = p.led < 0, base = p.ply - p.ntrick
-        cdef uint64_t suit, vs
+        cdef uint64_t suit, vs, att = p.side_live[1][1]
+        for i in range(4):
+            if not (att & (SUIT0 << (14 * i))) and (mm[1] & (SUIT0 << (14 * i))):
+                break
+        else:
+            return                            # no suit of the seat is the attack's void
         if not leading:
             sure = (wc >= 0 and wside == 1 and (wc < 21 or not (LOW1 >> (wc - 22)) & 1)
                     and not self.partner_takes(wc, ledsuit, 0, nt)) \
