@@ -453,6 +453,11 @@ cdef inline int to_act(Pos* p) noexcept nogil:
     return p.cur
 
 
+cdef inline int is_pip(int c) noexcept nogil:
+    """A plain-suit pip (1..10): no rank in the relaxed games (set_relax)."""
+    return c >= 22 and (LOW1 >> (c - 22)) & 1
+
+
 cdef inline int is_over(Pos* p) noexcept nogil:
     return p.trick_no >= p.total_tricks
 
@@ -1518,7 +1523,7 @@ cdef int pip_ties(Pos* p, int c) noexcept nogil:
         mask = void_ties(p, cards, k, led)
         if mask >= 0:
             return mask
-    if best < 22 or not ((LOW1 >> (best - 22)) & 1):
+    if not is_pip(best):
         return 0
     for i in range(k):
         if cards[i] >= 22 and SUIT[cards[i]] == led:
@@ -2457,7 +2462,7 @@ cdef class TarotCore:
         else:
             return                            # no suit of the seat is the attack's void
         if not leading:
-            sure = (wc >= 0 and wside == 1 and (wc < 21 or not (LOW1 >> (wc - 22)) & 1)
+            sure = (wc >= 0 and wside == 1 and not is_pip(wc)
                     and not self.partner_takes(wc, ledsuit, 0, nt)) \
                 or (p.led >= 22 and self.attack_ruffs(SUIT[p.led], nt))
             if not sure and wc >= 0 and wside == 0:
@@ -2474,7 +2479,7 @@ cdef class TarotCore:
                             att_followed = 1
         for i in range(4):
             suit = SUIT0 << (14 * i)
-            if p.side_live[1][1] & suit:
+            if att & suit:
                 continue
             vs = mm[1] & suit
             if sure_def:
@@ -2547,7 +2552,7 @@ cdef class TarotCore:
         # merge2 in the relaxed games (merge2_relaxed): a pip has no rank there, so a
         # run stops at the pips and no trick a pip is winning is called sure
         cdef int m2 = self.use_merge2 or (p.relax and self.use_m2rx and self.saved_merge2
-                                          and not (wc >= 22 and (LOW1 >> (wc - 22)) & 1))
+                                          and not is_pip(wc))
         while mm[0] | mm[1]:
             c = next_card(mm)
             beats = 0
@@ -2569,7 +2574,7 @@ cdef class TarotCore:
                     else:
                         sure_loss = not self.partner_takes(wc, ledsuit, me, nt)
             if self.use_merge and c != EXCUSE and c != PETIT \
-                    and not (p.relax and c >= 22 and (LOW1 >> (c - 22)) & 1) \
+                    and not (p.relax and is_pip(c)) \
                     and not (c < 21 and (cls_free >> c) & 1):
                 # (relaxed, a pip stands for the hand's pips of its suit already)
                 # h: the next higher card of c's suit not yet gone; in m means it is the
@@ -2594,7 +2599,7 @@ cdef class TarotCore:
                     lw = self.lower_neighbour(live0, live1, c)
                     while lw > PETIT and ((m[0] >> lw) & 1 if lw < 22
                                           else (m[1] >> (lw - 22)) & 1) \
-                            and not (p.relax and lw >= 22 and (LOW1 >> (lw - 22)) & 1):
+                            and not (p.relax and is_pip(lw)):
                         bottom = lw
                         lw = self.lower_neighbour(live0, live1, lw)
                     if PTS[c] != PTS[bottom] or (h >= 0 and PTS[h] == PTS[c]):

@@ -488,10 +488,14 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relaxed_game = "defence-void" if relax_void and value_game == "defence-trumps" \
         else value_game
 
-    def new_core() -> Any:
+    def new_core(objective: str | None = None, relax: str | None = None) -> Any:
         c = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
         if features:
             c.set_features(**features)
+        if objective is not None:
+            c.set_objective(objective)
+        if relax is not None:
+            c.set_relax(relax)
         return c
 
     core = new_core()
@@ -504,7 +508,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         steps.append((stage, time.monotonic() - t0, core.stats()["nodes"] - n0))
         return out
 
-    extra_nodes = 0   # nodes of the R_A core of (a), the relaxed core of (b) and (c)
+    extra_nodes = 0   # nodes of the second cores (charge), counted so far
 
     def left() -> tuple[int | None, float | None]:
         return _budget_left(core, node_budget, 0), _deadline_left(start, deadline)
@@ -523,6 +527,21 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         b, d = left()
         return "node_budget" if b is not None and b <= 0 else "deadline"
 
+    def charge(other: Any, since: int = 0, in_step: bool = True) -> int:
+        """A second core's nodes beyond ``since`` (what was counted of it before), in
+        the totals, against the budget (the main core's counts are read against it
+        from here on) and in the last step. Returns its count, the next ``since``."""
+        nonlocal extra_nodes, node_budget
+        total = other.stats()["nodes"]
+        new = total - since
+        extra_nodes += new
+        if node_budget is not None:
+            node_budget = max(1, node_budget - new)
+        if in_step:
+            stage, secs, nodes = steps[-1]
+            steps[-1] = (stage, secs, nodes + new)
+        return total
+
     # (a) made or not
     core.set_objective("margin")
     m_lo, m_hi = core.bounds()
@@ -530,25 +549,11 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     t_lo, t_hi = core.bounds()
     core.set_objective("margin")
     b, d = left()
-    fail_core = None
-    if relax_first and relax_fail:
-        fail_core = new_core()
-        fail_core.set_objective("margin")
-        fail_core.set_relax("attack")
+    # the second cores of (a) and of the cards' made answers are dropped once charged
+    # (each holds a table)
+    fail_core = new_core("margin", "attack") if relax_first and relax_fail else None
     made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game,
                                                      fail_core))
-
-    def charge(other: Any) -> None:
-        """A second core's nodes, in the last step, the totals and against the budget
-        (the main core's counts are read against it from here on)."""
-        nonlocal extra_nodes, node_budget
-        spent = other.stats()["nodes"]
-        extra_nodes += spent
-        if node_budget is not None:
-            node_budget = max(1, node_budget - spent)
-        stage, secs, nodes = steps[-1]
-        steps[-1] = (stage, secs, nodes + spent)
-
     if fail_core is not None:
         charge(fail_core)
         fail_core = None
@@ -562,12 +567,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         t_hi = min(t_hi, most_failed)
     if progress is not None:
         progress("made", made)
-    card_relaxed = None
-    if relax_first and made == bool(attack):
-        # each card's made-type answer asked in the relaxed game first (_card_made)
-        card_relaxed = new_core()
-        card_relaxed.set_objective("margin")
-        card_relaxed.set_relax(relaxed_game)
+    # each card's made-type answer asked in the relaxed game first (_card_made)
+    card_relaxed = new_core("margin", relaxed_game) \
+        if relax_first and made == bool(attack) else None
     run("card made", lambda: card_made.update(
         _card_made(core, made, attack, node_budget, deadline, start, card_relaxed)))
     if card_relaxed is not None:
@@ -576,28 +578,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # (b) the exact T
     core.set_objective("T")
     b, d = left()
-    relaxed = None
-    relaxed_charged = 0
-
-    def charge_relaxed() -> int:
-        """Count the relaxed core's new nodes in the totals and against the budget
-        (the main core's counts are read against it from here on)."""
-        nonlocal extra_nodes, relaxed_charged, node_budget
-        new = relaxed.stats()["nodes"] - relaxed_charged
-        relaxed_charged += new
-        extra_nodes += new
-        if node_budget is not None:
-            node_budget = max(1, node_budget - new)
-        return new
-
+    relaxed, relaxed_seen = None, 0
     if relax_value:
-        relaxed = new_core()
-        relaxed.set_objective("T")
-        relaxed.set_relax(value_game)
+        relaxed = new_core("T", value_game)
         value, t_lo, t_hi = run("value", lambda: _value_relaxed_first(
             core, relaxed, t_lo, t_hi, b, d))
-        stage, secs, nodes = steps[-1]
-        steps[-1] = (stage, secs, nodes + charge_relaxed())
+        relaxed_seen = charge(relaxed)
         ok = value is not None
     else:
         value, ok = run("value", lambda: core.value(node_budget=b, deadline=d,
@@ -652,7 +638,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                 r = card_value(core, card, _budget_left(core, node_budget, 0),
                                relaxed if relax_cards else None)
                 if relaxed is not None:
-                    charge_relaxed()
+                    relaxed_seen = charge(relaxed, relaxed_seen, in_step=False)
                 if not r.complete:
                     r.stopped = stop_reason()
                 out[r.card] = r
