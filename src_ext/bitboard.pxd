@@ -26,6 +26,17 @@ cdef extern from *:
     """
     int popcount64 "atout_popcount64"(uint64_t x) noexcept nogil
 
+cdef extern from *:
+    """
+    /* a hint to load a cache line early (the transposition tables' probes) */
+    static inline void atout_prefetch(const void* p) {
+    #if defined(__GNUC__)
+        __builtin_prefetch(p);
+    #endif
+    }
+    """
+    void prefetch "atout_prefetch"(const void* p) noexcept nogil
+
 cdef inline int lowest_bit(uint64_t m) noexcept nogil:
     # Index of the lowest set bit; m must be non-zero.
     return __builtin_ctzll(m)

@@ -147,6 +147,27 @@ Measured and reverted, fifth session: (a) with two threads, R_D and the real gam
 on two cores (a stop flag for the loser): median wall ratio 0.74 / 0.94 / 0.83 at 13 /
 14 / 15 tricks left (4p; two tables share the caches, half the budget each).
 
+Eighth session, on the real game's fail proofs (4p, the positions where R_DV fails):
+
+* where they spend: on a 16-left fail (15.1M nodes) 74% of the nodes are in the last
+  4-6 tricks; R_A proves the same fail in 8.9M, 2.2-2.7x fewer nodes in those tricks
+  (a hand's pips of a suit are one card there). The pips' ranks rarely change the
+  value: R_D = R_A = the real margin on 3 of 4 15-left fails (-6, -26, -42 / -46).
+* measured and dropped: the defence's leads ordered by the attack's answers
+  (mobility for the side that proves a fail): geometric mean x0.48 on 6 real-game
+  fails at 15 left; bounds from the relaxed games' tables (the real game looking a
+  position up in an R_DV table for a lower bound and an R_A table for an upper one:
+  sound, as R_DV <= real <= R_A everywhere): x1.19 on the one position where it
+  applied, and R_DV, R_A and the real game raced with linked tables (budgets doubling
+  from 2^17) finished 9 of 12 16-left positions within 3e7 nodes against 10 of 12 for
+  (a) as it is, median nodes 5.6M against 2.7M (made proofs pay for the other two).
+* speed (CPU time, same nodes, A/B in one process): the exact bucket's two entry
+  lines prefetched with its meta line: x1.04-1.06 (kept); the key computed and its
+  bucket prefetched before value_bounds, so the miss overlaps the bounds' work: x0.85
+  in the real game, x0.93 in R_DV (a third of the boundaries are cut by the bounds and
+  then paid for a key they did not need; reverted). perf: ~16% of the real game's
+  time is the table probe's cache miss, 13% value_bounds, 11% order_moves, 10% part_key.
+
 Not yet done (what the nodes are spent on: made proofs, where every defence card is
 searched at each of the three defenders' turns -- 4.7 / 2.25 / 2.37 / 1.97 cards at
 the defence's lead / first / second / last answer, R_DT at 14 left; first-move cutoffs
@@ -166,7 +187,7 @@ from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
 from libc.math cimport log2
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
-from bitboard cimport popcount64, lowest_bit, highest_bit, clear_lowest
+from bitboard cimport popcount64, lowest_bit, highest_bit, clear_lowest, prefetch
 
 cdef extern from *:
     """
@@ -205,14 +226,7 @@ cdef extern from *:
         }
         return r;
     }
-    /* a hint to load a cache line early (the table probes' two buckets) */
-    static inline void atout_prefetch(const void* p) {
-    #if defined(__GNUC__)
-        __builtin_prefetch(p);
-    #endif
-    }
     """
-    void atout_prefetch(const void* p) nogil
     uint64_t atout_pext(uint64_t x, uint64_t m) nogil
     uint64_t atout_pext_sw(uint64_t x, uint64_t m) nogil
     uint64_t atout_pdep(uint64_t x, uint64_t m) nogil
@@ -2801,7 +2815,7 @@ cdef class TarotCore:
         cdef Pos* p = &self.p
         cdef int lo, hi, i, j, k, v, r, maximizing, best = NOMOVE, boundary, completes
         cdef int changed, ot_min = -1, p0 = 0, off = 0, size, ties
-        cdef uint64_t key = 0, check = 0, M, xpat = 0, L0, L1, last_h = 0, bidx
+        cdef uint64_t key = 0, check = 0, M, xpat = 0, L0, L1, last_h = 0, bidx, xb
         cdef uint32_t tag
         cdef uint64_t last_m = <uint64_t>(-1)
         cdef TTEntry* e = NULL
@@ -2857,11 +2871,16 @@ cdef class TarotCore:
                 tag = part_meta(check, self.tt_gen, 0) & 0xFFFFFF
                 # both buckets' meta lines at once (their cache misses overlap); the
                 # exact position first, then its classes
-                atout_prefetch(self.pmeta + ((key & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1))))
-                atout_prefetch(self.pmeta + ((mix64(xpat) & self.tt_mask) & ~(<uint64_t>(XBUCKET - 1))))
+                xb = (mix64(xpat) & self.tt_mask) & ~(<uint64_t>(XBUCKET - 1))
+                prefetch(self.pmeta + ((key & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1))))
+                prefetch(self.pmeta + xb)
+                # and the exact bucket's entries (two lines), read right after its
+                # meta line: x1.04-1.06 the speed (4p real game, 15 tricks left)
+                prefetch((<PEntry*>self.tt) + xb)
+                prefetch((<PEntry*>self.tt) + xb + 2)
                 for j in range(2):
                     if j == 0:
-                        bidx = (mix64(xpat) & self.tt_mask) & ~(<uint64_t>(XBUCKET - 1))
+                        bidx = xb
                         size = XBUCKET
                     else:
                         bidx = (key & self.tt_mask) & ~(<uint64_t>(PBUCKET - 1))
