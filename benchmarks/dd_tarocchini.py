@@ -238,11 +238,13 @@ QUESTIONS = ("ahead", "value", "cards")
 # default: they did not pay) off in the "before" rows and on in the "now" rows
 # (search and features of the "before" rows, features added to the "now" rows);
 # "no-mobility": the leads in the order before the opponents' answers were weighed
-# (the core's ``mobility`` 0)
+# (the core's ``mobility`` 0); "no-early-probe": the table probed before the bounds,
+# without a prefetch (the core's ``early_probe`` off: the same nodes, compare seconds)
 BASELINES = {"before": ("before", None, None),
              "no-matto-merge": ("now", {"sure_matto": False, "merge_dead": False}, None),
              "no-match": ("now", {"match": False}, {"match": True}),
-             "no-mobility": ("now", {"mobility": 0}, None)}
+             "no-mobility": ("now", {"mobility": 0}, None),
+             "no-early-probe": ("now", {"early_probe": False}, None)}
 
 
 def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,

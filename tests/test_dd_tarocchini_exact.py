@@ -83,10 +83,11 @@ def test_features_never_change_a_value():
         for feats in ({"sure": True}, {"sure": False}, {"sure_discard": False},
                       {"sure_matto": False}, {"merge_dead": False}, {"match": False},
                       {"sure": True, "order": 0},
-                      {"sure": True, "bounds": False}, {"sure": True, "merge": False}):
+                      {"sure": True, "bounds": False}, {"sure": True, "merge": False},
+                      {"early_probe": False}):
             s.set_features(**{"bounds": True, "order": 1, "merge": True, "sure": True,
                               "sure_discard": True, "sure_matto": True, "merge_dead": True,
-                              "match": True, **feats})
+                              "match": True, "early_probe": True, **feats})
             s.set_position(*ct.position_of_state(st).args())
             v, lo, hi, _, ok = s.solve(0, 0, 0.0)
             assert ok and lo == hi == v
