@@ -239,12 +239,14 @@ QUESTIONS = ("ahead", "value", "cards")
 # (search and features of the "before" rows, features added to the "now" rows);
 # "no-mobility": the leads in the order before the opponents' answers were weighed
 # (the core's ``mobility`` 0); "no-early-probe": the table probed before the bounds,
-# without a prefetch (the core's ``early_probe`` off: the same nodes, compare seconds)
+# without a prefetch (the core's ``early_probe`` off: the same nodes, compare seconds);
+# "no-merge2": no points-aware merging of a hand's runs (the core's ``merge2``)
 BASELINES = {"before": ("before", None, None),
              "no-matto-merge": ("now", {"sure_matto": False, "merge_dead": False}, None),
              "no-match": ("now", {"match": False}, {"match": True}),
              "no-mobility": ("now", {"mobility": 0}, None),
-             "no-early-probe": ("now", {"early_probe": False}, None)}
+             "no-early-probe": ("now", {"early_probe": False}, None),
+             "no-merge2": ("now", {"merge2": False}, None)}
 
 
 def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,

@@ -84,10 +84,10 @@ def test_features_never_change_a_value():
                       {"sure_matto": False}, {"merge_dead": False}, {"match": False},
                       {"sure": True, "order": 0},
                       {"sure": True, "bounds": False}, {"sure": True, "merge": False},
-                      {"early_probe": False}):
+                      {"early_probe": False}, {"merge2": False}):
             s.set_features(**{"bounds": True, "order": 1, "merge": True, "sure": True,
                               "sure_discard": True, "sure_matto": True, "merge_dead": True,
-                              "match": True, "early_probe": True, **feats})
+                              "match": True, "early_probe": True, "merge2": True, **feats})
             s.set_position(*ct.position_of_state(st).args())
             v, lo, hi, _, ok = s.solve(0, 0, 0.0)
             assert ok and lo == hi == v
@@ -125,18 +125,46 @@ def test_table_keys_are_exact_even_in_a_tiny_table():
         assert small[0] == big[0] and small[4] and big[4]
 
 
-def _dead_merging_endgames(seed: int, count: int, sizes=(3, 4)):
-    # endgames whose search merges trumps no Grande can reach (stats: dead_merged)
+def _merging_endgames(seed: int, count: int, sizes=(3, 4), stat: str = "dead_merged"):
+    # endgames whose search leaves moves out by a merging rule (stats: ``stat``)
     found = []
     for st in _endgames(seed, 40 * count, sizes=sizes):
         s = _solver_for(st)
         s.reset_stats()
         v, lo, hi, _, ok = s.solve(0, 0, 0.0)
-        if s.stats()["dead_merged"]:
+        if s.stats()[stat]:
             found.append((st, v))
             if len(found) == count:
                 break
     return found
+
+
+def _dead_merging_endgames(seed: int, count: int, sizes=(3, 4)):
+    return _merging_endgames(seed, count, sizes, "dead_merged")
+
+
+def test_points_aware_merging_equals_brute_force():
+    # merge2: following, once no pile can lose a card (TAROC-MATTO-2/3/5 closed), a
+    # pip beside higher cards of the same hand with no live card between them is
+    # played only to a trick its side surely loses (TAROC-PLAY-3/4: every later seat's
+    # strongest legal answer considered), the higher cards only to one it surely
+    # takes: a pip is worth least and in no combination (TAROC-PTS-2, TAROC-MELD)
+    found = _merging_endgames(38, 12, sizes=(3, 4), stat="merge2_merged")
+    assert len(found) == 12
+    for st, v in found:
+        assert v == brute(st, prune=True)
+        s = _solver_for(st)
+        s.set_features(merge2=False)
+        off = s.solve(0, 0, 0.0)
+        assert off[0] == v and off[4]
+
+
+@pytest.mark.slow
+def test_points_aware_merging_equals_brute_force_large():
+    found = _merging_endgames(39, 60, sizes=(4, 5), stat="merge2_merged")
+    assert len(found) >= 40
+    for st, v in found:
+        assert v == brute(st, prune=True)
 
 
 def test_dead_grande_merging_equals_brute_force():
