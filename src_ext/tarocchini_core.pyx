@@ -110,17 +110,19 @@ Issue 24, eighth session:
   per-position ratios, A/B in one process).  Huge pages for the table
   (posix_memalign + madvise(MADV_HUGEPAGE), granted) changed nothing (x1.01-1.03):
   the miss is memory latency, not the TLB; not kept.
-* ``merge2`` (on, from the Tarot core's points-aware merging): following, once no
-  pile can lose a card (matto_open false), a hand's pip beside higher cards of the
+* ``merge2`` (on, from the Tarot core's points-aware merging): in exact searches,
+  once no pile can lose a card (matto_open false), a hand's pip beside higher cards of the
   same hand with no live card between them (a run: every card of it beats and loses
   to the same cards, so the trick's winner does not depend on which is played) is
   searched only where the trick is surely lost to the other side (give the pip), the
   higher cards only where it is surely taken (bank them): the cards kept are
   interchangeable for the rest of the deal and a pip is worth least and in no
-  combination.  ``run_outcome`` reads each later seat's strongest legal answer.
-  Exact values on 100 endgames (5-7 tricks left) the same, nodes geometric mean
-  x1.25-1.33; "ahead" probes x1.17 (Ottocento, 10 left), x1.12 (Terziglio full
-  deals that finish).
+  combination.  ``run_outcome`` reads each later seat's strongest legal answer (a
+  lead: surely taken when no later opponent can beat it).  Exact values on 130
+  endgames (5-7 tricks left) the same, nodes geometric mean x1.28-1.43 (following
+  only: x1.25-1.33); "ahead" probes x1.17 (Ottocento, 10 left), x1.12 (Terziglio full
+  deals that finish).  Not under a horizon: the static evaluation reads which cards
+  a hand keeps.
 * measured and not kept: the relaxed games of the Tarot core carried over (R_0 / R_1:
   the pips 6..10 without rank among themselves, side 0 / side 1 picking the winner
   of a trick a pip heads; R_0 <= value <= R_1, checked on endgames): the relaxed
@@ -1255,9 +1257,12 @@ cdef int run_outcome(Search* s, uint64_t run, int seat, int led, int cbi) noexce
     cdef Pos* p = &s.p
     cdef int side = s.g.side[seat], j, t, wk, ws, lowc = lowest_bit(run)
     cdef int hik = trick_key(highest_bit(run), led), lok = trick_key(lowc, led)
-    cdef int ck = trick_key(p.tcard[cbi], led)
-    cdef int cs = s.g.side[(p.leader + cbi) % s.g.n]
-    if cs != side and hik <= ck:
+    cdef int ck = trick_key(p.tcard[cbi], led) if cbi >= 0 else -1
+    cdef int cs = s.g.side[(p.leader + cbi) % s.g.n] if cbi >= 0 else side
+    if cbi < 0:
+        ws = side               # leading: the run heads the trick (taken only if no
+        wk = lok                # later opponent can beat it)
+    elif cs != side and hik <= ck:
         ws = cs                 # below the winner with every card of the run
         wk = ck
     elif lok > ck:
@@ -1300,12 +1305,15 @@ cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
         if p.tcard[i] != MAT:
             led = SUIT[p.tcard[i]]
             break
-    # merge2 (points-aware): following, with no pile able to lose a card, a pip beside
+    # merge2 (points-aware): with no pile able to lose a card, a pip beside
     # higher cards of the hand in a run (no other live card between) is dominated by
     # them in a trick the side surely takes (bank the richer card) and dominates them
     # in one it surely loses (give the pip): the cards kept are interchangeable for
-    # every later trick, and a pip is worth least, in no combination (TAROC-MELD)
-    m2 = s.merge and s.merge2 and led >= 0 and cbi >= 0 and not matto_open(p)
+    # every later trick, and a pip is worth least, in no combination (TAROC-MELD); a
+    # lead is surely taken when no later opponent can beat it
+    m2 = s.merge and s.merge2 and s.stop_left == 0 and (led >= 0 or p.trick_n == 0) \
+        and not matto_open(p)       # (exact searches only: the horizon's static
+                                    # evaluation reads which cards a hand keeps)
     m = legal
     while m:
         c = lowest_bit(m)
@@ -1320,7 +1328,7 @@ cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
             if oth & ~((<uint64_t>2 << c) - 1):
                 run &= (<uint64_t>1 << lowest_bit(oth & ~((<uint64_t>2 << c) - 1))) - 1
             if (run & PIPS) and (run & ~PIPS):
-                o = run_outcome(s, run, seat, led, cbi)
+                o = run_outcome(s, run, seat, led if led >= 0 else SUIT[c], cbi)
                 if (o < 0 and not (PIPS >> c) & 1) or (o > 0 and (PIPS >> c) & 1):
                     s.m2_merged += 1
                     continue
