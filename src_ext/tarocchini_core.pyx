@@ -1318,7 +1318,8 @@ cdef int gen_moves(Search* s, int* out, int ttmove) noexcept nogil:
     while m:
         c = lowest_bit(m)
         m &= m - 1
-        if m2 and SUIT[c] < TRUMPSUIT:
+        if m2 and SUIT[c] < TRUMPSUIT and (p.hand[seat] & SUITMASK[SUIT[c]] & PIPS) \
+                and (p.hand[seat] & SUITMASK[SUIT[c]] & ~PIPS):
             sm = SUITMASK[SUIT[c]]
             mine = p.hand[seat] & sm
             oth = present & sm & ~mine
