@@ -178,7 +178,7 @@ rank distance), petit-au-bout / chelem class probes, threads. Seventh session: a
 first lead (4p, 16 deals) R_DV now fails cheaply on 9, and the real game's fail proofs
 that follow (every attack card refuted at each attack turn: the taker's own branching)
 finish 1 of 9 within 1e7 nodes; R_A after the fail 3 of 9 (``solver.dd.tarot``,
-``relax_fail``, off: a wash over 3-5 players). Cheaper fail proofs are what the first
+``relax_fail``: a wash over 3-5 players, on for 4p only since the eighth session). Cheaper fail proofs are what the first
 lead needs next: tighter caps on the attack from the defence's sure tricks, or an
 abstraction of the attack's own cards.
 """

@@ -466,7 +466,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread),
     ``relax_cards`` ((c) only), ``relax_trumps`` (R_D instead of R_DT) and
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_fail`` ((a) with R_A raced
-    against the real game after a relaxed fail; off), for measurements against a technique
+    against the real game after a relaxed fail; on with 4 players), for measurements against a technique
     switched off;
     the values never change."""
     from .. import parallel
@@ -479,9 +479,10 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_value = features.pop("relax_value", True)
     relax_cards = features.pop("relax_cards", True) and relax_value
     relax_void = features.pop("relax_void", True)
-    # off: R_A raced against the real game gained 2 of 50 4p first leads within 2e7
-    # nodes but lost 2 of 50 3p ones within 1e7 (x0.83), 5p level (RESULTS.md)
-    relax_fail = features.pop("relax_fail", False)
+    # on for 4 players only: R_A raced against the real game gained 2 of 50 4p first
+    # leads within 2e7 nodes (x1.04 on those both finish) but lost 2 of 50 3p ones
+    # within 1e7 (x0.83), 5p level (RESULTS.md, seventh and eighth sessions)
+    relax_fail = features.pop("relax_fail", state.players == 4)
     # (b) and (c) ask R_DT (R_DV, below it, misses more of their made-type probes:
     # at 13 left 5 of 10 values within 3e7 nodes against 7); (a) asks R_DV
     value_game = "defence-trumps" if features.pop("relax_trumps", True) else "defence"
