@@ -1833,13 +1833,28 @@ cdef void diag_probe(Search* s, uint64_t th, uint64_t* hk, int info, uint64_t re
         s.tr_n += 2
 
 
+cdef inline int bounds_cut(Search* s, int beta, int* v) noexcept nogil:
+    """Do the sure-point bounds of this trick boundary settle the window? (v: the
+    bound returned)"""
+    cdef Pos* p = &s.p
+    cdef int blo, bhi
+    pos_bounds(s, p, &blo, &bhi)
+    if bhi < beta or blo >= beta:
+        s.bound_cuts += 1
+        if s.diag:
+            s.d_bcuts[popcount64(p.hand[p.leader])] += 1
+        v[0] = bhi if bhi < beta else blo
+        return 1
+    return 0
+
+
 cdef int search(Search* s, int beta) noexcept nogil:
     """Null-window fail-soft alpha-beta: a value >= beta is a lower bound, < beta an
     upper bound of the final value (side 1 − side 0, half points)."""
     cdef Pos* p = &s.p
     cdef Pos saved
     cdef int seat, maxi, best, v, i, n, moves[24], rel = 0, info = 0, ttmove = 255
-    cdef int bm = 255, left, use_tt = 0, blo, bhi
+    cdef int bm = 255, left, use_tt = 0
     cdef uint64_t hk[6]
     cdef uint64_t rel1 = 0, th = 0
     cdef TTEntry* e
@@ -1879,13 +1894,8 @@ cdef int search(Search* s, int beta) noexcept nogil:
                 prefetch(e)
                 prefetch(<char*>e + 64)
                 prefetch(<char*>e + 128)
-        if s.bounds and s.early_probe:    # sure-point bounds
-            pos_bounds(s, p, &blo, &bhi)
-            if bhi < beta or blo >= beta:
-                s.bound_cuts += 1
-                if s.diag:
-                    s.d_bcuts[popcount64(p.hand[p.leader])] += 1
-                return bhi if bhi < beta else blo
+        if s.bounds and s.early_probe and bounds_cut(s, beta, &v):
+            return v
         if use_tt:
             s.tt_probes += 1
             e = tt_slot(s, th, hk, info, rel1, 1)
@@ -1900,13 +1910,8 @@ cdef int search(Search* s, int beta) noexcept nogil:
             if e.ub + rel < beta:
                 return e.ub + rel
             ttmove = e.move
-        if s.bounds and not s.early_probe:    # sure-point bounds
-            pos_bounds(s, p, &blo, &bhi)
-            if bhi < beta or blo >= beta:
-                s.bound_cuts += 1
-                if s.diag:
-                    s.d_bcuts[popcount64(p.hand[p.leader])] += 1
-                return bhi if bhi < beta else blo
+        if s.bounds and not s.early_probe and bounds_cut(s, beta, &v):
+            return v
     seat = (p.leader + p.trick_n) % s.g.n
     maxi = s.g.side[seat] == 1
     n = gen_moves(s, moves, ttmove)

@@ -139,52 +139,35 @@ def _merging_endgames(seed: int, count: int, sizes=(3, 4), stat: str = "dead_mer
     return found
 
 
-def _dead_merging_endgames(seed: int, count: int, sizes=(3, 4)):
-    return _merging_endgames(seed, count, sizes, "dead_merged")
+# the merging rules, each with the stats counter of the moves it leaves out:
+# ``merge_dead``, TAROC-MELD-7: 1-point trumps below the point where no side's Grande
+# can still reach (the Angelo's side only, TAROC-RANK-1; at most one free skip and one
+# gap a contatore) are equal cards, merged like the pips; only once no scartino can
+# move a captured trump (TAROC-MATTO-2, TAROC-MATTO-5: a pip is paid first).
+# ``merge2``: once no pile can lose a card (TAROC-MATTO-2/3/5 closed), a pip beside
+# higher cards of the same hand with no live card between them is played only to a
+# trick its side surely loses (TAROC-PLAY-3/4: every later seat's strongest legal
+# answer considered), the higher cards only to one it surely takes: a pip is worth
+# least and in no combination (TAROC-PTS-2, TAROC-MELD)
+MERGING = [("merge_dead", "dead_merged", 36), ("merge2", "merge2_merged", 38)]
 
 
-def test_points_aware_merging_equals_brute_force():
-    # merge2: following, once no pile can lose a card (TAROC-MATTO-2/3/5 closed), a
-    # pip beside higher cards of the same hand with no live card between them is
-    # played only to a trick its side surely loses (TAROC-PLAY-3/4: every later seat's
-    # strongest legal answer considered), the higher cards only to one it surely
-    # takes: a pip is worth least and in no combination (TAROC-PTS-2, TAROC-MELD)
-    found = _merging_endgames(38, 12, sizes=(3, 4), stat="merge2_merged")
+@pytest.mark.parametrize("feature,stat,seed", MERGING)
+def test_merging_equals_brute_force(feature, stat, seed):
+    found = _merging_endgames(seed, 12, stat=stat)
     assert len(found) == 12
     for st, v in found:
         assert v == brute(st, prune=True)
         s = _solver_for(st)
-        s.set_features(merge2=False)
+        s.set_features(**{feature: False})
         off = s.solve(0, 0, 0.0)
         assert off[0] == v and off[4]
 
 
 @pytest.mark.slow
-def test_points_aware_merging_equals_brute_force_large():
-    found = _merging_endgames(39, 60, sizes=(4, 5), stat="merge2_merged")
-    assert len(found) >= 40
-    for st, v in found:
-        assert v == brute(st, prune=True)
-
-
-def test_dead_grande_merging_equals_brute_force():
-    # TAROC-MELD-7: 1-point trumps below the point where no side's Grande can still
-    # reach (the Angelo's side only, TAROC-RANK-1; at most one free skip and one gap a
-    # contatore) are equal cards, merged like the pips; only once no scartino can move
-    # a captured trump (TAROC-MATTO-2, TAROC-MATTO-5: a pip is paid first)
-    found = _dead_merging_endgames(36, 12)
-    assert len(found) == 12
-    for st, v in found:
-        assert v == brute(st, prune=True)
-        s = _solver_for(st)
-        s.set_features(merge_dead=False)
-        off = s.solve(0, 0, 0.0)
-        assert off[0] == v and off[4]
-
-
-@pytest.mark.slow
-def test_dead_grande_merging_equals_brute_force_large():
-    found = _dead_merging_endgames(37, 60, sizes=(4, 5))
+@pytest.mark.parametrize("feature,stat,seed", MERGING)
+def test_merging_equals_brute_force_large(feature, stat, seed):
+    found = _merging_endgames(seed + 1, 60, sizes=(4, 5), stat=stat)
     assert len(found) >= 40
     for st, v in found:
         assert v == brute(st, prune=True)
