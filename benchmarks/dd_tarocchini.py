@@ -240,13 +240,16 @@ QUESTIONS = ("ahead", "value", "cards")
 # "no-mobility": the leads in the order before the opponents' answers were weighed
 # (the core's ``mobility`` 0); "no-early-probe": the table probed before the bounds,
 # without a prefetch (the core's ``early_probe`` off: the same nodes, compare seconds);
-# "no-merge2": no points-aware merging of a hand's runs (the core's ``merge2``)
+# "no-merge2": no points-aware merging of a hand's runs (the core's ``merge2``);
+# "no-sure-leads": a top card led counts as a sure winner only with no trump out (the
+# core's ``order`` 1)
 BASELINES = {"before": ("before", None, None),
              "no-matto-merge": ("now", {"sure_matto": False, "merge_dead": False}, None),
              "no-match": ("now", {"match": False}, {"match": True}),
              "no-mobility": ("now", {"mobility": 0}, None),
              "no-early-probe": ("now", {"early_probe": False}, None),
-             "no-merge2": ("now", {"merge2": False}, None)}
+             "no-merge2": ("now", {"merge2": False}, None),
+             "no-sure-leads": ("now", {"order": 1}, None)}
 
 
 def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,

@@ -123,6 +123,13 @@ Issue 24, eighth session:
   only: x1.25-1.33); "ahead" probes x1.17 (Ottocento, 10 left), x1.12 (Terziglio full
   deals that finish).  Not under a horizon: the static evaluation reads which cards
   a hand keeps.
+* ``order`` 2 (the default): a lead of the top remaining card of its suit counts as
+  a sure winner, searched first, also when trumps are still out but no opponent can
+  use one (each either must follow the suit or holds no trump: opponents_beat, the
+  strongest legal answer of each); before, only when no other seat held a trump.
+  "Ahead" probes, geometric mean of the per-position node ratio: Ottocento x19.0 at
+  10 left (median x8.7; one 467k-node probe now takes 10 nodes), x1.29 at 9 left;
+  Terziglio x2.13 and gioco x1.76 at 10 left; exact endgames at 8 left x1.28-1.32.
 * measured and not kept: the relaxed games of the Tarot core carried over (R_0 / R_1:
   the pips 6..10 without rank among themselves, side 0 / side 1 picking the winner
   of a trick a pip heads; R_0 <= value <= R_1, checked on endgames): the relaxed
@@ -1127,6 +1134,15 @@ cdef int lead_branching(Search* s, int c, int seat) noexcept nogil:
     return f
 
 
+cdef inline int opponents_beat(Search* s, int c, int seat) noexcept nogil:
+    """Can a seat of the other side beat the lead c (its strongest legal answer)?"""
+    cdef int t, side = s.g.side[seat], k = trick_key(c, SUIT[c])
+    for t in range(s.g.n):
+        if s.g.side[t] != side and seat_beats(&s.p, t, k, SUIT[c]):
+            return 1
+    return 0
+
+
 cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmove,
                            int led) noexcept nogil:
     """Heuristic order: the TT's best move; win the trick cheaply; give points to a
@@ -1140,11 +1156,14 @@ cdef inline int move_score(Search* s, int c, int seat, int cur_best_i, int ttmov
     if p.trick_n == 0:
         if s.order == 0:
             return PTS[c] * 4 + pw
-        # lead a sure winner (the top remaining card of its suit), else a low card;
-        # with ``mobility``, fewer answers for the opponents first (a smaller proof)
+        # lead a sure winner (the top remaining card of its suit that no opponent can
+        # trump: none holds a trump, or, ``order`` 2, each must follow its suit or has
+        # no trump), else a low card; with ``mobility``, fewer answers for the
+        # opponents first (a smaller proof)
         kc = s.mobility * lead_branching(s, c, seat) if s.mobility else 0
         if c != MAT and (((p.hand[0] | p.hand[1] | p.hand[2] | p.hand[3]) & SUITMASK[SUIT[c]])
-                         >> c) == 1 and (SUIT[c] == TRUMPSUIT or not have_trumps_out(s, seat)):
+                         >> c) == 1 and (SUIT[c] == TRUMPSUIT or not have_trumps_out(s, seat)
+                                         or (s.order == 2 and not opponents_beat(s, c, seat))):
             return 500 + PTS[c] * 4 - kc
         return 100 - PTS[c] * 4 - pw // 4 - kc
     wseat = (p.leader + cur_best_i) % s.g.n if cur_best_i >= 0 else -1
@@ -2038,7 +2057,7 @@ cdef class DDSolver:
         self.s.match = 0
         self.nplay = 0
         self.s.mtd_steps = 4
-        self.s.order = 1
+        self.s.order = 2
         self.s.mobility = 30
         self.s.early_probe = 1
         self.s.merge2 = 1
@@ -2119,7 +2138,9 @@ cdef class DDSolver:
         self.s.tt_min = k
 
     def set_order(self, int k):
-        """Move-ordering scheme (for measurements)."""
+        """Move-ordering scheme (for measurements): 0 basic, 1 sure winners (a top card
+        with no trump out) and the last seat, 2 (the default) a lead also surely wins
+        when no opponent's strongest legal answer beats it."""
         self.s.order = k
 
     def set_mtd_steps(self, int k):

@@ -82,10 +82,10 @@ def test_features_never_change_a_value():
         vals = set()
         for feats in ({"sure": True}, {"sure": False}, {"sure_discard": False},
                       {"sure_matto": False}, {"merge_dead": False}, {"match": False},
-                      {"sure": True, "order": 0},
+                      {"sure": True, "order": 0}, {"order": 1},
                       {"sure": True, "bounds": False}, {"sure": True, "merge": False},
                       {"early_probe": False}, {"merge2": False}):
-            s.set_features(**{"bounds": True, "order": 1, "merge": True, "sure": True,
+            s.set_features(**{"bounds": True, "order": 2, "merge": True, "sure": True,
                               "sure_discard": True, "sure_matto": True, "merge_dead": True,
                               "match": True, "early_probe": True, "merge2": True, **feats})
             s.set_position(*ct.position_of_state(st).args())

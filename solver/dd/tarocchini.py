@@ -294,13 +294,14 @@ MOBILITY = 30
 # ``search="before"`` of ``analyse``, for benchmarks/dd_tarocchini.py
 BEFORE_FEATURES = {"sure": False, "sure_discard": False, "sure_matto": False,
                    "merge_dead": False, "match": False, "mobility": 0, "early_probe": False,
-                   "merge2": False}
+                   "merge2": False, "order": 1}
 # ``match`` (the trump-matching caps on the Grande and the Moors, issue 24's third
 # session) stays off: sound, but x1.00 nodes (benchmarks/RESULTS.md). Every switch a
 # benchmark baseline turns is named in both: the solvers are kept per thread, so a
 # switch left out would keep the last search's setting
 NOW_FEATURES = {"sure": True, "sure_discard": True, "sure_matto": True, "merge_dead": True,
-                "match": False, "mobility": MOBILITY, "early_probe": True, "merge2": True}
+                "match": False, "mobility": MOBILITY, "early_probe": True, "merge2": True,
+                "order": 2}
 SEARCHES = ("now", "before")
 
 
