@@ -2496,6 +2496,7 @@ cdef class TarotCore:
                         if c >= 22 and SUIT[c] == SUIT[p.led] \
                                 and p.side[(p.tally.leader + j) % p.n]:
                             att_followed = 1
+                            break
         for i in range(4):
             suit = SUIT0 << (14 * i)
             if att & suit:

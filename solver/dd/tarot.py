@@ -302,20 +302,22 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
 
     Otherwise the real game decides, within what the relaxed search left of the
     limits -- raced, when ``fail_core`` (a second core of the position, margin
-    objective, kept in R_A: the attack picks the winner among tied pips, R_A >= real)
-    is given, against R_A, where failed is failed: each gets FAIL_RACE_START nodes,
+    objective, kept in R_A: the attack picks the winner among tied pips, R_A >= real;
+    or a function making one, called only when the race is run) is given, against
+    R_A, where failed is failed: each gets FAIL_RACE_START nodes,
     then twice as many each round (their tables keep what was proven), so the answer
     costs about what the cheaper of the two proofs costs, times four at most. At the
     first lead the real game's fail proofs are the ones out of reach (RESULTS.md,
     seventh session)."""
     start = time.monotonic()
     n0 = core.stats()["nodes"]
-    f0 = fail_core.stats()["nodes"] if fail_core is not None else 0
+    racer = None
+    f0 = 0
 
     def left() -> tuple[int | None, float | None]:
         spent = core.stats()["nodes"] - n0
-        if fail_core is not None:
-            spent += fail_core.stats()["nodes"] - f0
+        if racer is not None:
+            spent += racer.stats()["nodes"] - f0
         b = None if node_budget is None else max(0, node_budget - spent)
         d = None if deadline is None else max(1e-6, deadline - (time.monotonic() - start))
         return b, d
@@ -329,8 +331,10 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     if not relax_first or fail_core is None:
         b, d = left()
         return core.probe(0, node_budget=max(1, b) if b is not None else None, deadline=d)
+    racer = fail_core() if callable(fail_core) else fail_core
+    f0 = racer.stats()["nodes"]
     step = FAIL_RACE_START
-    racers = [core, fail_core]
+    racers = [core, racer]
     while True:
         for c in list(racers):
             b, d = left()
@@ -551,13 +555,18 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     core.set_objective("margin")
     b, d = left()
     # the second cores of (a) and of the cards' made answers are dropped once charged
-    # (each holds a table)
-    fail_core = new_core("margin", "attack") if relax_first and relax_fail else None
+    # (each holds a table); (a)'s is made only if R_DV fails
+    raced: list[Any] = []
+
+    def make_fail_core() -> Any:
+        raced.append(new_core("margin", "attack"))
+        return raced[-1]
+
     made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game,
-                                                     fail_core))
-    if fail_core is not None:
-        charge(fail_core)
-        fail_core = None
+                                           make_fail_core if relax_fail else None))
+    for other in raced:
+        charge(other)
+    raced.clear()
     if made is None:
         return result("made", stop_reason())
     m_lo, m_hi = (max(m_lo, 0), m_hi) if made else (m_lo, min(m_hi, -1))
