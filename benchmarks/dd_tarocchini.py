@@ -242,14 +242,16 @@ QUESTIONS = ("ahead", "value", "cards")
 # without a prefetch (the core's ``early_probe`` off: the same nodes, compare seconds);
 # "no-merge2": no points-aware merging of a hand's runs (the core's ``merge2``);
 # "no-sure-leads": a top card led counts as a sure winner only with no trump out (the
-# core's ``order`` 1)
+# core's ``order`` 1); "none": no "before" rows (the search of now alone, e.g. at the
+# targets' budgets)
 BASELINES = {"before": ("before", None, None),
              "no-matto-merge": ("now", {"sure_matto": False, "merge_dead": False}, None),
              "no-match": ("now", {"match": False}, {"match": True}),
              "no-mobility": ("now", {"mobility": 0}, None),
              "no-early-probe": ("now", {"early_probe": False}, None),
              "no-merge2": ("now", {"merge2": False}, None),
-             "no-sure-leads": ("now", {"order": 1}, None)}
+             "no-sure-leads": ("now", {"order": 1}, None),
+             "none": (None, None, None)}
 
 
 def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
@@ -277,7 +279,7 @@ def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
 
 def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> list[dict]:
     rows = []
-    for version in ("before", "now"):
+    for version in ("before", "now") if res["before"] else ("now",):
         r = res[version]
         secs = [x[0] for x in r]
         nodes = [x[1] for x in r]
@@ -288,6 +290,8 @@ def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> lis
                      "median_nodes": int(statistics.median(nodes)),
                      "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),
                      "ratio_before_now": None, "geo_ratio": None, "ratio_on": None})
+    if not res["before"]:
+        return rows
     both = [(b[1], w[1]) for b, w in zip(res["before"], res["now"], strict=True)
             if b[2] and w[2]]
     rows[-1]["ratio_before_now"] = (statistics.median(b / max(w, 1) for b, w in both)
@@ -314,7 +318,7 @@ def measure(variants: list[str], deals: int, budget: int, growth: list[int],
                    rows_g) for k in growth)):
             res: dict[str, dict[str, list]] = {q: {"before": [], "now": []} for q in qs}
             for game, pos in positions:
-                for version in ("before", "now"):
+                for version in ("now",) if baseline == "none" else ("before", "now"):
                     search, feats = (BASELINES[baseline][:2] if version == "before"
                                      else ("now", BASELINES[baseline][2]))
                     got = ask(game, pos, search, b, qs, feats)
@@ -322,9 +326,10 @@ def measure(variants: list[str], deals: int, budget: int, growth: list[int],
                         res[q][version].append(got[q])
             # the growth table gives the cheap question only when the cards are asked
             for q in (qs if sink is first else last if "cards" not in qs else qs):
-                sink.extend(_summary(variant, f"({'abc'[QUESTIONS.index(q)]}) {q}{label}",
-                                     res[q], b))
-                print(sink[-2], sink[-1], sep="\n", flush=True)
+                rows = _summary(variant, f"({'abc'[QUESTIONS.index(q)]}) {q}{label}",
+                                res[q], b)
+                sink.extend(rows)
+                print(*rows, sep="\n", flush=True)
     return {"first lead (full deal)": first, "growth by tricks left": rows_g}
 
 
@@ -345,12 +350,14 @@ def main() -> None:
     ap.add_argument("--growth-budget", type=float, default=2e7)
     ap.add_argument("--questions", nargs="*", default=list(QUESTIONS), choices=QUESTIONS)
     ap.add_argument("--baseline", choices=sorted(BASELINES), default="before",
-                    help="what the 'before' rows are (default: before issue 24)")
+                    help="what the 'before' rows are (default: before issue 24; none: "
+                         "only the search of now, e.g. against the targets)")
     ap.add_argument("--no-append", action="store_true")
     a = ap.parse_args()
     sections = measure(a.variants, a.deals, int(a.budget), a.growth, a.growth_deals,
                        int(a.growth_budget), a.questions, a.baseline)
-    report(f"Tarocchini exact analysis (dd_tarocchini.py, issue 24), {a.baseline} vs now",
+    title = ("the search of now alone" if a.baseline == "none" else f"{a.baseline} vs now")
+    report(f"Tarocchini exact analysis (dd_tarocchini.py, issue 24), {title}",
            sections, append=not a.no_append)
 
 
