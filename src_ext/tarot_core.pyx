@@ -186,6 +186,16 @@ finish 1 of 9 within 1e7 nodes; R_A after the fail 3 of 9 (``solver.dd.tarot``,
 ``relax_fail``: a wash over 3-5 players, on for 4p only since the eighth session). Cheaper fail proofs are what the first
 lead needs next: tighter caps on the attack from the defence's sure tricks, or an
 abstraction of the attack's own cards.
+
+Ninth session (benchmarks/RESULTS.md): of 16 4p first leads at 2e7 nodes, 6 stop
+inside the R_DV probe, in made proofs whose attack cards all cut first (near-minimal
+trees: the defence's branching, 37-68% of its nodes answering trump leads), 5 in the
+fail race. Measured and dropped: leads raced for the cut (node allowances doubling,
+the first card to prove moved first: x0.61-0.92 on R_DV probes, x0.74-0.90 on (a) at
+16 left; one R_A proof x1.52); a recent-position cache before the bounds and keys
+(4,096 positions, Zobrist hashes kept by play/undo: CPU x1.04-1.06, x0.64-1.39 per
+position); exact endgame values (at most 0.9-1.8% of boundary visits met a bound on
+the wrong side).
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
