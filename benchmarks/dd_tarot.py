@@ -35,8 +35,9 @@ first); ``--baseline no-merge2-relaxed``: points-aware merging off in the relaxe
 games (``merge2_relaxed``); ``--baseline no-relax-void``: (a) in R_DT
 instead of R_DV; ``--baseline no-relax-fail``: (a) without R_A raced against the real
 game after a relaxed fail (``relax_fail``, on by default with 4 players only);
-``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p).
-Node counts are deterministic; seconds are on a
+``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p);
+``--baseline none``: no "before" rows (the search of now alone, e.g. at a target's
+budget). Node counts are deterministic; seconds are on a
 shared, noisy machine.
 
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
@@ -44,7 +45,7 @@ shared, noisy machine.
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
                                    no-relax-value|no-relax-cards|no-relax-trumps|no-mobility|
                                    no-merge2-relaxed|no-relax-void|no-relax-fail|
-                                   relax-fail-off]
+                                   relax-fail-off|none]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
 """
@@ -103,7 +104,8 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-merge2-relaxed": {"merge2_relaxed": False},
              "no-relax-void": {"relax_void": False},
              "relax-fail-off": {"relax_fail": True},
-             "no-relax-fail": {"relax_fail": False}}
+             "no-relax-fail": {"relax_fail": False},
+             "none": None}   # no "before" rows: the search of now alone (a target's budget)
 
 
 def ask(state, version: str, question: str, budget: int,
@@ -150,7 +152,7 @@ def _pct(xs: list[float], q: float) -> float:
 
 def summary(n: int, label: str, res: dict[str, list], budget: int) -> list[dict]:
     rows = []
-    for version in ("before", "now"):
+    for version in ("before", "now") if res["before"] else ("now",):
         r = res[version]
         secs = [x[0] for x in r]
         nodes = [x[1] for x in r]
@@ -160,6 +162,8 @@ def summary(n: int, label: str, res: dict[str, list], budget: int) -> list[dict]
                      "max_s": max(secs), "median_nodes": int(statistics.median(nodes)),
                      "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),
                      "ratio_before_now": None, "geo_ratio": None, "ratio_on": None})
+    if not res["before"]:
+        return rows
     both = [(b[1], w[1]) for b, w in zip(res["before"], res["now"], strict=True) if b[2] and w[2]]
     ratio = statistics.median(b / max(w, 1) for b, w in both) if both else None
     rows[-1]["ratio_before_now"] = ratio
@@ -181,13 +185,14 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             baseline: str = "before", growth_question: str = "made") -> dict[str, list[dict]]:
     first: list[dict] = []
     growth: list[dict] = []
+    versions = ("now",) if baseline == "none" else ("before", "now")
     for n in players:
         everything = load(n)
         states = everything[:deals]
         for q in (questions if deals else ()):
             res: dict[str, list] = {"before": [], "now": []}
             for st in states:
-                for version in ("before", "now"):
+                for version in versions:
                     res[version].append(ask(st, version, q, budget, baseline))
             first.extend(summary(n, f"({'abc'['made value cards'.split().index(q)]}) {q}",
                                  res, budget))
@@ -196,7 +201,7 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             res = {"before": [], "now": []}
             for i, st in enumerate(everything[:growth_deals]):
                 pos = later(st, i, k)
-                for version in ("before", "now"):
+                for version in versions:
                     res[version].append(ask(pos, version, growth_question, growth_budget,
                                             baseline))
             label = {"made": "(a) made", "value": "(b) value",
@@ -231,8 +236,10 @@ def main() -> None:
             GROWTH_K[n] = a.ks
     sections = measure(a.players, a.deals, int(a.budget), a.growth_deals, int(a.growth_budget),
                        a.questions, a.baseline, a.growth_question)
-    report(f"Tarot full-deal DD search (dd_tarot.py), {a.baseline} vs now "
-           f"(baseline {a.baseline})", sections, append=not a.no_append)
+    title = ("the search of now alone" if a.baseline == "none"
+             else f"{a.baseline} vs now (baseline {a.baseline})")
+    report(f"Tarot full-deal DD search (dd_tarot.py), {title}", sections,
+           append=not a.no_append)
 
 
 if __name__ == "__main__":
