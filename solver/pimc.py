@@ -31,6 +31,9 @@ past cards (``ess=F`` tempers it); ``infer=EPS,mcmc=STEPS`` draws the worlds ins
 by ``chains`` Metropolis chains (default 5) of STEPS card swaps each along that
 likelihood (``solver.play_mcmc``), started from pool draws resampled by it (``pool=1``
 is enough: the chains do the work); not with ``auction``.
+Late-deal search (Belote, Coinche; ``solver.alphamu``): ``alphamu=M`` chooses the card
+by an αμ search of M of the seat's cards over the same worlds once at most
+``alphamu_tricks`` tricks are left (the other seats still see every card; M=1 is PIMC).
 
 ``oracle``: sees every hand and plays the double-dummy best card — an upper bound.
 """
