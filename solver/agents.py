@@ -75,7 +75,10 @@ GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "auction": ("coinche", "belote", "tarot", "tarocchini"),
                  "infer": _PLAY_MODEL, "pool": _PLAY_MODEL, "ess": _PLAY_MODEL,
                  "mcmc": _PLAY_MODEL, "chains": _PLAY_MODEL,
-                 "model": ("coinche", "belote")}   # the learned play model
+                 "model": ("coinche", "belote"),   # the learned play model
+                 # αμ over the last tricks (solver.alphamu)
+                 "alphamu": ("coinche", "belote"), "alphamu_tricks": ("coinche", "belote"),
+                 "alphamu_front": ("coinche", "belote")}
 
 
 def agent_options(name: str) -> list[str]:

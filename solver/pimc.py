@@ -31,6 +31,9 @@ past cards (``ess=F`` tempers it); ``infer=EPS,mcmc=STEPS`` draws the worlds ins
 by ``chains`` Metropolis chains (default 5) of STEPS card swaps each along that
 likelihood (``solver.play_mcmc``), started from pool draws resampled by it (``pool=1``
 is enough: the chains do the work); not with ``auction``.
+Late-deal search (Belote, Coinche; ``solver.alphamu``): ``alphamu=M`` chooses the card
+by an αμ search of M of the seat's cards over the same worlds once at most
+``alphamu_tricks`` tricks are left (the other seats still see every card; M=1 is PIMC).
 
 ``oracle``: sees every hand and plays the double-dummy best card — an upper bound.
 """
@@ -81,6 +84,11 @@ OBJECTIVES = ("mean", "make", "points")
 PRUNE_AFTER = 20
 PRUNE_BATCH = 10
 PRUNE_Z = 3.0
+
+# αμ (``alphamu``): the work a decision's deeper searches may spend, in units of ~20 µs
+# (``solver.alphamu``: a world solved at a leaf, a vector of a product, 100 DD nodes,
+# 10 vector comparisons): ~0.5 s
+ALPHAMU_WORK = 25_000
 
 
 def seat_sign(world: GameState, seat: int) -> int:
@@ -320,8 +328,24 @@ class PimcAgent(_CardAgent):
                  horizon: int | str = "auto", threads: int = 1, auction: bool = False,
                  prune: bool = True, search: str = "now", infer: float = 0.0,
                  pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
-                 chains: int = 5, nodes: int | None = None, model: str = "heuristic"):
+                 chains: int = 5, nodes: int | None = None, model: str = "heuristic",
+                 alphamu: int = 0, alphamu_tricks: int = 3, alphamu_front: int = 64):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
+        # αμ over the last tricks (Belote, Coinche; solver.alphamu): when at most
+        # ``alphamu_tricks`` tricks are left (the one in progress counted), the card is
+        # chosen by an αμ search of ``alphamu`` of the seat's own cards over the same
+        # worlds (1 is PIMC; 0: off), its fronts cut to ``alphamu_front`` vectors (0: no cut)
+        for name, val, low, high in (("alphamu", alphamu, 0, 8),
+                                     ("alphamu_tricks", alphamu_tricks, 1, 8),
+                                     ("alphamu_front", alphamu_front, 0, 100_000)):
+            if isinstance(val, bool) or not isinstance(val, int) or not low <= val <= high:
+                raise OptionError(f"pimc: {name} must be an integer {low} to {high}, "
+                                  f"got {val!r}")
+        if alphamu and objective == "make":
+            raise OptionError("pimc: alphamu searches the mean (or points) objective, "
+                              "not make")
+        self.alphamu, self.alphamu_tricks = alphamu, alphamu_tricks
+        self.alphamu_front = alphamu_front
         # a decision's node budget: the worlds are solved in sampling order until their
         # searches have spent ``nodes`` in all (the world that crosses it still counts),
         # so a decision's cost is bounded and, unlike ``seconds``, its card does not
@@ -396,15 +420,7 @@ class PimcAgent(_CardAgent):
         ``last_candidates`` lists the cards solved in every world (the choice is among
         them)."""
         start = time.monotonic()
-        every = constraints.all_holdings(state, seat, self.exact) if self.exact else None
-        if every is not None:
-            # few worlds left: all of them, each once (weighted by the play, with infer)
-            draws, fit = every, None
-            draws, weights, inferred = self._play_weights(state, seat, draws, every=True)
-        else:
-            draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
-            stop = None if self.seconds is None else start + self.seconds / 2
-            draws, weights, inferred = self._play_weights(state, seat, draws, stop=stop)
+        draws, weights, fit, inferred, every = self.decision_worlds(state, seat, start)
         prune = self.prune and every is None
         horizon = self.horizon_for(state)
         solve = self._world_solver(state, seat, horizon)
@@ -480,6 +496,21 @@ class PimcAgent(_CardAgent):
         # a card's mean is over the worlds it was solved in (all, unless pruned)
         return {m: totals[m] / sum(w for row, w in zip(per_world, row_weights, strict=True)
                                    if m in row) for m in cards}
+
+    def decision_worlds(self, state: GameState, seat: int, start: float):
+        """The worlds a card decision solves and their weights: (worlds, weights, how
+        many follow the auction, what the inference did, every consistent world or
+        None). ``start``: the decision's ``time.monotonic`` start (``seconds``)."""
+        every = constraints.all_holdings(state, seat, self.exact) if self.exact else None
+        if every is not None:
+            # few worlds left: all of them, each once (weighted by the play, with infer)
+            draws, fit = every, None
+            draws, weights, inferred = self._play_weights(state, seat, draws, every=True)
+        else:
+            draws, fit = self.draw_worlds(state, seat, self.rng.randrange(1 << 62))
+            stop = None if self.seconds is None else start + self.seconds / 2
+            draws, weights, inferred = self._play_weights(state, seat, draws, stop=stop)
+        return draws, weights, fit, inferred, every
 
     def _play_weights(self, state: GameState, seat: int, draws: list, every: bool = False,
                       stop: float | None = None
@@ -668,8 +699,65 @@ class PimcAgent(_CardAgent):
             self._models[key] = inference.auction_model(state, seat)
         return self._models[key]
 
+    def uses_alphamu(self, state: GameState) -> bool:
+        """Whether this card decision is taken by the αμ search (``alphamu``)."""
+        return bool(self.alphamu) and state.game in ("belote", "coinche") \
+            and 8 - sum(state.tricks_won) <= self.alphamu_tricks
+
+    def alphamu_values(self, state: GameState, seat: int, cards: list[Move]
+                       ) -> dict[Move, float] | None:
+        """``card_values`` by the αμ search (``solver.alphamu``) over the decision's
+        worlds (the same ones PIMC would solve: ``decision_worlds``), without
+        elimination; None when a world's search hits the node budget (the heuristic then
+        plays, as in ``card_values``)."""
+        from .alphamu import AlphaMu, Incomplete, OverBudget
+
+        start = time.monotonic()
+        draws, weights, fit, inferred, every = self.decision_worlds(state, seat, start)
+        self.last_candidates = list(cards)
+        self.last_stats = {"worlds": len(draws), "skipped": 0, "horizon": None,
+                           "pruned": 0}
+        if not draws:
+            return None
+        search = AlphaMu(state, seat, draws, self.alphamu, weights,
+                         self.budget(state), self.table_bits(state),
+                         "points" if self.objective == "points" else "mean",
+                         self.alphamu_front)
+        # deepening: depth 1 (PIMC's values on these worlds), then one more of the
+        # seat's cards at a time up to ``alphamu`` while the work budget lasts; a
+        # search deeper than the seat's cards but its last adds nothing (the last is
+        # forced). The budget counts work, not time, so the card stays seeded.
+        deepest = min(self.alphamu, state.hands[seat].bit_count() - 1)
+        try:
+            by_card = search.card_values(1)
+            depth = 1
+            search.work, search.work_limit = 0, ALPHAMU_WORK
+            for d in range(2, deepest + 1):
+                try:
+                    by_card = search.card_values(d)
+                except OverBudget:
+                    break
+                depth = d
+        except Incomplete:
+            return None
+        finally:
+            self.last_stats["alphamu"] = dict(search.stats, work=search.work)
+            self.last_stats["nodes"] = search.stats["dd_nodes"]
+            self.last_stats["time"] = time.monotonic() - start
+        self.last_stats["alphamu"]["depth"] = depth
+        if fit is not None:
+            self.last_stats["auction_fit"] = fit
+        if inferred:
+            self.last_stats["inferred"] = inferred
+        if every is not None:
+            self.last_stats["exact"] = len(every)
+        return {m: by_card[m.value] for m in cards}
+
     def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
-        values = self.card_values(state, seat, cards)
+        if self.uses_alphamu(state):
+            values = self.alphamu_values(state, seat, cards)
+        else:
+            values = self.card_values(state, seat, cards)
         if values is None:
             self.last_stats["fallback"] = "heuristic"
             return self.fallback(state, seat, cards)
