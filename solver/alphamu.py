@@ -34,10 +34,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from .cards import mask_of
-from .core.belote import BeloteCore, Position, position_of_state, rules_of_state
+from .core.belote import BeloteCore, Position, core_of, position_of_state, rules_of_state
 from .dd.belote import attack_net_score, solve_cards_position
 from .errors import AtoutError, OptionError
 
@@ -134,11 +135,7 @@ class AlphaMu:
             masks = [x if isinstance(x, int) else mask_of(x) for x in h[:4]]
             if masks[seat] != base.hands[seat]:
                 raise AtoutError("a world must keep the hand of the seat to act")
-            core = BeloteCore(*self.rules.args())
-            core.set_position(masks, list(base.trick), base.leader, base.taker,
-                              base.attack_points, base.defence_points, base.attack_all,
-                              base.taker_all, base.defence_all, base.tricks_done)
-            self.cores.append(core)
+            self.cores.append(core_of(replace(base, hands=tuple(masks)), self.rules))
             # belotes count from the hands at the decision (as PIMC's worlds do)
             self.net_of.append(net.at(masks) if net is not None else (lambda p: p))
             self.classes.append(net.classes(masks) if net is not None else None)

@@ -485,12 +485,7 @@ class PimcAgent(_CardAgent):
             # worlds searched at each horizon (over the node budget at the first)
             self.last_stats["horizons"] = dict(used_horizons)
         self.last_candidates = candidates
-        if fit is not None:
-            self.last_stats["auction_fit"] = fit
-        if inferred:
-            self.last_stats["inferred"] = inferred
-        if every is not None:
-            self.last_stats["exact"] = len(every)  # every consistent world was solved
+        self._note_worlds(fit, inferred, every)
         if not used:
             return None
         # a card's mean is over the worlds it was solved in (all, unless pruned)
@@ -511,6 +506,15 @@ class PimcAgent(_CardAgent):
             stop = None if self.seconds is None else start + self.seconds / 2
             draws, weights, inferred = self._play_weights(state, seat, draws, stop=stop)
         return draws, weights, fit, inferred, every
+
+    def _note_worlds(self, fit: Any, inferred: Any, every: list | None) -> None:
+        # what decision_worlds did, in last_stats
+        if fit is not None:
+            self.last_stats["auction_fit"] = fit
+        if inferred:
+            self.last_stats["inferred"] = inferred
+        if every is not None:
+            self.last_stats["exact"] = len(every)  # every consistent world was solved
 
     def _play_weights(self, state: GameState, seat: int, draws: list, every: bool = False,
                       stop: float | None = None
@@ -701,8 +705,10 @@ class PimcAgent(_CardAgent):
 
     def uses_alphamu(self, state: GameState) -> bool:
         """Whether this card decision is taken by the αμ search (``alphamu``)."""
+        # the seat to act has not played to the trick in progress: its cards are the
+        # tricks left, that one counted
         return bool(self.alphamu) and state.game in ("belote", "coinche") \
-            and 8 - sum(state.tricks_won) <= self.alphamu_tricks
+            and state.hands[state.to_act].bit_count() <= self.alphamu_tricks
 
     def alphamu_values(self, state: GameState, seat: int, cards: list[Move]
                        ) -> dict[Move, float] | None:
@@ -745,12 +751,7 @@ class PimcAgent(_CardAgent):
             self.last_stats["nodes"] = search.stats["dd_nodes"]
             self.last_stats["time"] = time.monotonic() - start
         self.last_stats["alphamu"]["depth"] = depth
-        if fit is not None:
-            self.last_stats["auction_fit"] = fit
-        if inferred:
-            self.last_stats["inferred"] = inferred
-        if every is not None:
-            self.last_stats["exact"] = len(every)
+        self._note_worlds(fit, inferred, every)
         return {m: by_card[m.value] for m in cards}
 
     def choose_card(self, state: GameState, seat: int, cards: list[Move]) -> Move:
