@@ -201,7 +201,7 @@ x0.93 at a heavy weight).
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
-from libc.math cimport log2
+from libc.math cimport floor, log2
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from bitboard cimport popcount64, lowest_bit, highest_bit, clear_lowest, prefetch
 
@@ -275,6 +275,12 @@ cdef enum:
 cdef uint64_t TRUMPS = (<uint64_t>1 << 21) - 1      # T1..T21 in word 0
 cdef uint64_t EXBIT = <uint64_t>1 << 21
 cdef uint64_t SUIT0 = (<uint64_t>1 << 14) - 1        # one suit block in word 1
+# the terms of the fitted split (set_eval): intercept, power split, live points, live
+# points attack - defence, trumps A - D (Petit aside), trumps above all the other side's
+# A - D, plain-suit masters A - D, cuts A - D, the attack leads, kings A - D, the attack
+# / the defence holds the Petit, the attack's Petit is hunted by static_eval's rule
+cdef enum:
+    EVAL_TERMS = 13
 cdef uint64_t BOUTS0 = (<uint64_t>1 << 0) | (<uint64_t>1 << 20) | (<uint64_t>1 << 21)
 # the "low" cards, all worth a half point: T2..T20 (word 0) and the pips 1..10 of each
 # suit block (word 1). Partition search abstracts these below the ranks that mattered.
@@ -452,6 +458,10 @@ cdef struct Pos:
     int sure_match     # ... counting trumps no opposing trump can beat (sure_trump_tricks)
     int sure_won       # ... safe from TAROT-EXC-6 once the side has won a trick
     int sure_petit     # ... and the Petit to its side when the other side has no trump
+    # static_eval's point split: 0 = by trick-taking power (as built), 1 = a linear form
+    # fitted to exact margins (set_eval, EVAL_TERMS weights in doubled points)
+    int eval_fit
+    double eval_w[EVAL_TERMS]
     # relaxed games (set_relax): plain-suit pips (1..10) have no rank; a trick whose
     # best card of the led suit is a pip goes to any of the seats that played one,
     # chosen by the defence (RELAX_DEFENCE) or the attack (RELAX_ATTACK)
@@ -1095,6 +1105,46 @@ cdef int last_trick_value(Pos* p) noexcept nogil:
     return v
 
 
+cdef int fitted_split(Pos* p, int rp, int A, int D, int lead_side) noexcept nogil:
+    """static_eval's share of the attack in the live non-bout points ``rp``, as a linear
+    form of the position's features (``set_eval``; the terms of EVAL_TERMS): fitted to
+    exact margins, it replaces the power split ``rp * A / (A + D)``, which favours the
+    attack and spreads too far (benchmarks/static_eval_fit.py, issue 28). Every term
+    is invariant under the table key's relative-rank renaming, like the split."""
+    cdef uint64_t a0 = p.side_live[1][0], a1 = p.side_live[1][1]
+    cdef uint64_t d0 = p.side_live[0][0], d1 = p.side_live[0][1]
+    cdef uint64_t at = a0 & TRUMPS, dt = d0 & TRUMPS, l1 = a1 | d1, sm, lsuits, h0
+    cdef int s, i, nt, nv, mast = 0, cut = 0, mtr_a, mtr_d, hunted
+    cdef double split = rp * A / <double>(A + D) if A + D > 0 else rp / 2.0
+    cdef double* w = p.eval_w
+    mtr_a = popcount64(at >> (highest_bit(dt) + 1)) if dt else popcount64(at)
+    mtr_d = popcount64(dt >> (highest_bit(at) + 1)) if at else popcount64(dt)
+    for s in range(4):
+        sm = l1 & (SUIT0 << (14 * s))
+        if sm:
+            mast += 1 if (a1 >> highest_bit(sm)) & 1 else -1
+    lsuits = suits_present(l1)
+    for i in range(p.n):
+        h0 = p.hand[i][0] & TRUMPS
+        if h0 == 0:
+            continue
+        nv = popcount64(lsuits & ~suits_present(p.hand[i][1]))
+        nt = popcount64(h0)
+        if nv > nt:
+            nv = nt
+        cut += nv if p.side[i] else -nv
+    hunted = (a0 & 1) != 0 and dt != 0 and (
+        popcount64(dt & ~(<uint64_t>1)) > popcount64(at & ~(<uint64_t>1))
+        or highest_bit(dt) > highest_bit(at))
+    cdef double x = (w[0] + w[1] * split + w[2] * rp
+                     + w[3] * (mask_points(a0 & ~BOUTS0, a1) - mask_points(d0 & ~BOUTS0, d1))
+                     + w[4] * (popcount64(at & ~(<uint64_t>1)) - popcount64(dt & ~(<uint64_t>1)))
+                     + w[5] * (mtr_a - mtr_d) + w[6] * mast + w[7] * cut + w[8] * lead_side
+                     + w[9] * (popcount64(a1 & KINGS1) - popcount64(d1 & KINGS1))
+                     + w[10] * (a0 & 1) + w[11] * (d0 & 1) + w[12] * hunted)
+    return <int>floor(x + 0.5)
+
+
 cdef int static_eval(Pos* p) noexcept nogil:
     """Static estimate of the final T at a trick boundary (the horizon search's leaf
     value), on the scale of ``final_value``: exact when the deal is over or one trick
@@ -1219,7 +1269,9 @@ cdef int static_eval(Pos* p) noexcept nogil:
             else:
                 D += 2 * nv
         rp = p.live_pts - 9 * popcount64(l0 & BOUTS0)   # a bout is worth 9 (doubled)
-        if A + D > 0:
+        if p.eval_fit:
+            est_p += fitted_split(p, rp, A, D, lead_side)
+        elif A + D > 0:
             est_p += (rp * A + (A + D) // 2) // (A + D)
         else:
             est_p += rp // 2
@@ -1839,6 +1891,7 @@ cdef class TarotCore:
         self.p.sure_match = 1
         self.p.sure_won = 1
         self.p.sure_petit = 1
+        self.p.eval_fit = 0
         self.p.relax = RELAX_NONE
         self.p.relax_trumps = 0
         self.p.relax_void = 0
@@ -1899,6 +1952,28 @@ cdef class TarotCore:
         self.p.sure_match = sure_match
         self.p.sure_won = sure_won
         self.p.sure_petit = sure_petit
+        self.clear_tt()
+
+    def set_eval(self, weights=None):
+        """The point split of the static evaluation (the horizon search's leaf):
+        ``None`` = by trick-taking power (as built); else the EVAL_TERMS weights of the
+        linear form that replaces it (``fitted_split``; doubled points per unit:
+        intercept, power split, live non-bout points, their difference attack - defence,
+        trumps without the Petit A - D, trumps above all of the other side's A - D,
+        plain-suit masters A - D, cuts A - D, the attack leads, kings A - D, the attack
+        holds the Petit, the defence does, the attack's Petit is hunted). Exact searches
+        never read it. The table is emptied (its horizon values came from the other
+        evaluation)."""
+        cdef int i
+        if weights is None:
+            self.p.eval_fit = 0
+        else:
+            ws = [float(x) for x in weights]
+            if len(ws) != EVAL_TERMS:
+                raise ValueError(f"set_eval wants {EVAL_TERMS} weights, got {len(ws)}")
+            for i in range(EVAL_TERMS):
+                self.p.eval_w[i] = ws[i]
+            self.p.eval_fit = 1
         self.clear_tt()
 
     def set_relax(self, str mode):

@@ -92,14 +92,32 @@ BEFORE_FEATURES = {"merge2": False, "sure_ex": False, "sure_trumps": False,
                    "sure_won": False, "sure_petit": False, "mobility": False}
 SEARCHES = ("now", "before")
 
+# the static evaluation's point split (``TarotCore.set_eval``): "static" = by
+# trick-taking power, as built; "fit" = the linear form fitted by least squares to
+# 3,922 exact margins at 8-11 tricks left (4p, benchmarks/static_eval_fit.py, 2026-12-03,
+# "split-fit": held-out MAE 17.4 -> 11.3 doubled points, bias +7.7 -> +0.7); terms in
+# the core's order: intercept, power split, live points, live points A - D, trumps A - D,
+# master trumps A - D, plain-suit masters A - D, cuts A - D, the attack leads, kings
+# A - D, the attack / the defence holds the Petit, the attack's Petit is hunted
+EVALUATIONS: dict[str, tuple[float, ...] | None] = {
+    "static": None,
+    "fit": (11.961, 0.937, -0.012, 0.184, 2.141, -0.303, 0.980, -1.774, 4.471, 1.843,
+            -7.845, -12.677, 26.198),
+}
+
 
 def _core(state: Any, tt_bits: int, poignee: int | None, horizon: int | None,
-          search: str = "now") -> Any:
+          search: str = "now", evaluation: str = "static") -> Any:
+    if evaluation not in EVALUATIONS:
+        raise OptionError(f"evaluation must be one of {', '.join(EVALUATIONS)}, "
+                          f"got {evaluation!r}")
     core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
     if search == "before":
         core.set_features(**BEFORE_FEATURES)
     elif search != "now":
         raise OptionError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
+    if EVALUATIONS[evaluation] is not None:
+        core.set_eval(EVALUATIONS[evaluation])
     core.set_horizon(horizon)
     return core
 
@@ -169,7 +187,7 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
                 tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
                 horizon: int | None = None, only: Any = None,
-                search: str = "now") -> dict[Move, CardResult]:
+                search: str = "now", evaluation: str = "static") -> dict[Move, CardResult]:
     """Exact value T after each legal card of the seat to act (one shared table; each
     card's ``nodes``/``seconds`` are those of its own search, after the position's).
     ``horizon``: as in :func:`solve` (one horizon, fixed from the state's trick, for
@@ -177,11 +195,12 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
     ``only``: solve just these card moves, without the position's value first (the
     other cards are left out). ``search="before"``: the search as it was before issue
     23 (``BEFORE_FEATURES``; same values, more nodes; horizon values may differ a
-    little, the static evaluation being clamped into looser bounds)."""
+    little, the static evaluation being clamped into looser bounds). ``evaluation``:
+    the horizon's static evaluation (``EVALUATIONS``; exact values never read it)."""
     _check_limits(node_budget, deadline, tt_bits)
     _check_horizon(horizon)
     start = time.monotonic()
-    core = _core(state, tt_bits, poignee, horizon, search)
+    core = _core(state, tt_bits, poignee, horizon, search, evaluation)
     exact = not core.truncated()
     out: dict[Move, CardResult] = {}
     wanted = None if only is None else {m.value for m in only}
