@@ -195,8 +195,8 @@ class _CardAgent(Agent):
         if search not in ("now", "before"):
             raise OptionError(f"search must be now or before, got {search!r}")
         # Tarot: the horizon search's static evaluation (solver.dd.tarot.EVALUATIONS)
-        if evaluation not in ("static", "fit"):
-            raise OptionError(f"evaluation must be static or fit, got {evaluation!r}")
+        if evaluation not in ("static", "fit", "soft"):
+            raise OptionError(f"evaluation must be static, fit or soft, got {evaluation!r}")
         self.evaluation = evaluation
         # Tarot: "before" is the double-dummy search and horizon table as they were
         # before issue 23 (solver.dd.tarot.BEFORE_FEATURES), to measure against it

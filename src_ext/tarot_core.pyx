@@ -462,6 +462,9 @@ cdef struct Pos:
     # fitted to exact margins (set_eval, EVAL_TERMS weights in doubled points)
     int eval_fit
     double eval_w[EVAL_TERMS]
+    # > 0: the T leaf is f_points' expectation over a final pile spread normally by this
+    # many doubled points around the estimate (set_eval's ``spread``)
+    double eval_sd
     # relaxed games (set_relax): plain-suit pips (1..10) have no rank; a trick whose
     # best card of the led suit is a pip goes to any of the seats that played one,
     # chosen by the defence (RELAX_DEFENCE) or the attack (RELAX_ATTACK)
@@ -1145,6 +1148,27 @@ cdef int fitted_split(Pos* p, int rp, int A, int D, int lead_side) noexcept nogi
     return <int>floor(x + 0.5)
 
 
+# 5-point Gauss-Hermite rule for the standard normal (probabilists'): nodes, weights
+cdef double GH_X[5]
+cdef double GH_W[5]
+GH_X[:] = [-2.856970013872806, -1.355626179974266, 0.0, 1.355626179974266,
+           2.856970013872806]
+GH_W[:] = [0.011257411327721, 0.222075922005613, 0.533333333333333, 0.222075922005613,
+           0.011257411327721]
+
+
+cdef int soft_points(Pos* p, int pts, int bouts) noexcept nogil:
+    """f_points' expectation when the attack's final pile is ``pts`` give or take a
+    normal error of ``eval_sd`` doubled points: a leaf near the threshold is worth
+    what the contract is worth on average, not one side of TAROT-SCORE-1's jump of
+    2 x 25 x the multiplier. Nondecreasing in pts, like f_points."""
+    cdef double v = 0.0
+    cdef int i
+    for i in range(5):
+        v += GH_W[i] * f_points(p, pts + <int>floor(p.eval_sd * GH_X[i] + 0.5), bouts)
+    return <int>floor(v + 0.5)
+
+
 cdef int static_eval(Pos* p) noexcept nogil:
     """Static estimate of the final T at a trick boundary (the horizon search's leaf
     value), on the scale of ``final_value``: exact when the deal is over or one trick
@@ -1282,7 +1306,8 @@ cdef int static_eval(Pos* p) noexcept nogil:
     if p.objective == OBJ_MARGIN:
         v = margin(est_p, est_b)
     else:
-        v = f_points(p, est_p, est_b) + pbs * 10 * p.pb_mult + chel
+        v = (soft_points(p, est_p, est_b) if p.eval_sd > 0 and sure < 0
+             else f_points(p, est_p, est_b)) + pbs * 10 * p.pb_mult + chel
     value_bounds(p, &lo, &hi)
     if v < lo:
         v = lo
@@ -1892,6 +1917,7 @@ cdef class TarotCore:
         self.p.sure_won = 1
         self.p.sure_petit = 1
         self.p.eval_fit = 0
+        self.p.eval_sd = 0.0
         self.p.relax = RELAX_NONE
         self.p.relax_trumps = 0
         self.p.relax_void = 0
@@ -1954,17 +1980,22 @@ cdef class TarotCore:
         self.p.sure_petit = sure_petit
         self.clear_tt()
 
-    def set_eval(self, weights=None):
+    def set_eval(self, weights=None, double spread=0.0):
         """The point split of the static evaluation (the horizon search's leaf):
         ``None`` = by trick-taking power (as built); else the EVAL_TERMS weights of the
         linear form that replaces it (``fitted_split``; doubled points per unit:
         intercept, power split, live non-bout points, their difference attack - defence,
         trumps without the Petit A - D, trumps above all of the other side's A - D,
         plain-suit masters A - D, cuts A - D, the attack leads, kings A - D, the attack
-        holds the Petit, the defence does, the attack's Petit is hunted). Exact searches
-        never read it. The table is emptied (its horizon values came from the other
-        evaluation)."""
+        holds the Petit, the defence does, the attack's Petit is hunted). ``spread`` >
+        0 (objective T): the leaf is T's expectation over a final pile normally spread
+        by that many doubled points around the estimate (``soft_points``). Exact
+        searches never read either. The table is emptied (its horizon values came from
+        the other evaluation)."""
         cdef int i
+        if not 0.0 <= spread <= 100.0:
+            raise ValueError(f"set_eval's spread is in doubled points, 0 to 100, got {spread}")
+        self.p.eval_sd = spread
         if weights is None:
             self.p.eval_fit = 0
         else:
