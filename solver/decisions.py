@@ -38,8 +38,8 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from .agents import make_agent
 from . import dd
+from .agents import make_agent
 from .cards import bit_list
 from .errors import AtoutError
 from .games import get_game

@@ -17,7 +17,8 @@ margin). ``horizon``:
 ``auto`` (default) solves each world to the end of the deal where that is cheap and,
 where it is not (Tarot, Tarocchini early in the deal), by the game's horizon search
 (``solver.dd.<game>.default_horizon``: exact play for some tricks, then a static
-evaluation); ``exact`` always searches to the end
+evaluation; Tarot: ``evaluation=fit`` or ``soft`` for the fitted one,
+``solver.dd.tarot.EVALUATIONS``); ``exact`` always searches to the end
 (worlds over the node budget are left out); an integer fixes the horizon where the
 exact search is out of reach. A world whose search hits the node budget is searched
 again with a shorter horizon, and once most worlds of a batch have had to, the next
@@ -53,6 +54,7 @@ from . import constraints, dd, inference, parallel
 from .agents import Agent
 from .cards import mask_of
 from .dd.result import nodes_spent
+from .dd.tarot import EVALUATIONS
 from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
 from .heuristic import HeuristicAgent
@@ -195,8 +197,9 @@ class _CardAgent(Agent):
         if search not in ("now", "before"):
             raise OptionError(f"search must be now or before, got {search!r}")
         # Tarot: the horizon search's static evaluation (solver.dd.tarot.EVALUATIONS)
-        if evaluation not in ("static", "fit", "soft"):
-            raise OptionError(f"evaluation must be static, fit or soft, got {evaluation!r}")
+        if evaluation not in EVALUATIONS:
+            raise OptionError(f"evaluation must be one of {', '.join(EVALUATIONS)}, "
+                              f"got {evaluation!r}")
         self.evaluation = evaluation
         # Tarot: "before" is the double-dummy search and horizon table as they were
         # before issue 23 (solver.dd.tarot.BEFORE_FEATURES), to measure against it

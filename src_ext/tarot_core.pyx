@@ -1108,41 +1108,27 @@ cdef int last_trick_value(Pos* p) noexcept nogil:
     return v
 
 
-cdef int fitted_split(Pos* p, int rp, int A, int D, int lead_side) noexcept nogil:
+cdef int fitted_split(Pos* p, int rp, int A, int D, int lead_side, int mtr_a, int mtr_d,
+                      int mast, int cut) noexcept nogil:
     """static_eval's share of the attack in the live non-bout points ``rp``, as a linear
     form of the position's features (``set_eval``; the terms of EVAL_TERMS): fitted to
     exact margins, it replaces the power split ``rp * A / (A + D)``, which favours the
-    attack and spreads too far (benchmarks/static_eval_fit.py, issue 28). Every term
-    is invariant under the table key's relative-rank renaming, like the split."""
+    attack and spreads too far (benchmarks/static_eval_fit.py, issue 28). The counts
+    static_eval has made for the split come in: trumps above all of the other side's
+    (mtr), plain-suit masters and cuts (attack minus defence). Every term is invariant
+    under the table key's relative-rank renaming, like the split."""
     cdef uint64_t a0 = p.side_live[1][0], a1 = p.side_live[1][1]
     cdef uint64_t d0 = p.side_live[0][0], d1 = p.side_live[0][1]
-    cdef uint64_t at = a0 & TRUMPS, dt = d0 & TRUMPS, l1 = a1 | d1, sm, lsuits, h0
-    cdef int s, i, nt, nv, mast = 0, cut = 0, mtr_a, mtr_d, hunted
+    cdef uint64_t at = a0 & TRUMPS, dt = d0 & TRUMPS
+    cdef int tr_a = popcount64(at & ~(<uint64_t>1)), tr_d = popcount64(dt & ~(<uint64_t>1))
+    cdef int hunted = (a0 & 1) != 0 and dt != 0 and (
+        tr_d > tr_a or highest_bit(dt) > highest_bit(at))
     cdef double split = rp * A / <double>(A + D) if A + D > 0 else rp / 2.0
     cdef double* w = p.eval_w
-    mtr_a = popcount64(at >> (highest_bit(dt) + 1)) if dt else popcount64(at)
-    mtr_d = popcount64(dt >> (highest_bit(at) + 1)) if at else popcount64(dt)
-    for s in range(4):
-        sm = l1 & (SUIT0 << (14 * s))
-        if sm:
-            mast += 1 if (a1 >> highest_bit(sm)) & 1 else -1
-    lsuits = suits_present(l1)
-    for i in range(p.n):
-        h0 = p.hand[i][0] & TRUMPS
-        if h0 == 0:
-            continue
-        nv = popcount64(lsuits & ~suits_present(p.hand[i][1]))
-        nt = popcount64(h0)
-        if nv > nt:
-            nv = nt
-        cut += nv if p.side[i] else -nv
-    hunted = (a0 & 1) != 0 and dt != 0 and (
-        popcount64(dt & ~(<uint64_t>1)) > popcount64(at & ~(<uint64_t>1))
-        or highest_bit(dt) > highest_bit(at))
     cdef double x = (w[0] + w[1] * split + w[2] * rp
                      + w[3] * (mask_points(a0 & ~BOUTS0, a1) - mask_points(d0 & ~BOUTS0, d1))
-                     + w[4] * (popcount64(at & ~(<uint64_t>1)) - popcount64(dt & ~(<uint64_t>1)))
-                     + w[5] * (mtr_a - mtr_d) + w[6] * mast + w[7] * cut + w[8] * lead_side
+                     + w[4] * (tr_a - tr_d) + w[5] * (mtr_a - mtr_d) + w[6] * mast
+                     + w[7] * cut + w[8] * lead_side
                      + w[9] * (popcount64(a1 & KINGS1) - popcount64(d1 & KINGS1))
                      + w[10] * (a0 & 1) + w[11] * (d0 & 1) + w[12] * hunted)
     return <int>floor(x + 0.5)
@@ -1207,7 +1193,7 @@ cdef int static_eval(Pos* p) noexcept nogil:
     cdef int n = p.n
     cdef int i, s, k, lead_side, sure = -1, won_all, hs, own, opp, safe, pbs = 0
     cdef int est_p = p.tally.att_pts, est_b = p.tally.att_bouts, chel = 0, rp, A = 0, D = 0
-    cdef int lo, hi, v, ex_other, nt, nv
+    cdef int lo, hi, v, ex_other, nt, nv, mtr_a, mtr_d, mast = 0, cut = 0
     cdef uint64_t a0 = 0, a1 = 0, d0 = 0, d1 = 0, l0, l1, at, dt, lh0, others, sm, h0
     cdef uint64_t hs_tr, op_tr, lsuits
     if is_over(p):
@@ -1267,18 +1253,20 @@ cdef int static_eval(Pos* p) noexcept nogil:
         # trick-taking power of each side: 4 per trump above all of the opponents'
         # trumps, 2 per other trump
         nt = popcount64(at)
-        nv = popcount64(at >> (highest_bit(dt) + 1)) if dt else nt
-        A += 2 * nt + 2 * nv
+        mtr_a = popcount64(at >> (highest_bit(dt) + 1)) if dt else nt
+        A += 2 * nt + 2 * mtr_a
         nt = popcount64(dt)
-        nv = popcount64(dt >> (highest_bit(at) + 1)) if at else nt
-        D += 2 * nt + 2 * nv
+        mtr_d = popcount64(dt >> (highest_bit(at) + 1)) if at else nt
+        D += 2 * nt + 2 * mtr_d
         for s in range(4):
             sm = l1 & (SUIT0 << (14 * s))
             if sm:
                 if (a1 >> highest_bit(sm)) & 1:
                     A += 3
+                    mast += 1
                 else:
                     D += 3
+                    mast -= 1
         lsuits = suits_present(l1)
         for i in range(n):
             h0 = p.hand[i][0] & TRUMPS
@@ -1290,11 +1278,13 @@ cdef int static_eval(Pos* p) noexcept nogil:
                 nv = nt
             if p.side[i]:
                 A += 2 * nv
+                cut += nv
             else:
                 D += 2 * nv
+                cut -= nv
         rp = p.live_pts - 9 * popcount64(l0 & BOUTS0)   # a bout is worth 9 (doubled)
         if p.eval_fit:
-            est_p += fitted_split(p, rp, A, D, lead_side)
+            est_p += fitted_split(p, rp, A, D, lead_side, mtr_a, mtr_d, mast, cut)
         elif A + D > 0:
             est_p += (rp * A + (A + D) // 2) // (A + D)
         else:
