@@ -107,6 +107,13 @@ EVALUATIONS: dict[str, tuple[tuple[float, ...] | None, float]] = {
     "fit": (_FIT, 0.0),
     "soft": (_FIT, 14.0),
 }
+# the evaluation of the estimates an analysis gives where the exact search stops
+# (``atout solve``'s cards, the DD table with a horizon): against exact values (2026-12-03,
+# benchmarks/RESULTS.md) "fit" has the smallest error -- T on held-out 4p deals at 8-11
+# left, MAE 18.1 -> 12.7 (soft 15.8); margins at 12-13 left 19.6 -> 12.1 and made/fail
+# 75 % -> 81 % right; 3p / 5p at 8-10 left 13.2 -> 9.4 / 23.1 -> 17.1. PIMC keeps
+# "static" unless ``evaluation=`` says otherwise (a match decides its default).
+ANALYSIS_EVALUATION = "fit"
 
 
 def _core(state: Any, tt_bits: int, poignee: int | None, horizon: int | None,
@@ -155,17 +162,19 @@ def _best_line(core: Any, value: int, node_budget: int | None, deadline: float |
 
 def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
           tt_bits: int = DEFAULT_TT_BITS, *, line: bool = True,
-          poignee: int | None = None, horizon: int | None = None) -> TarotResult:
+          poignee: int | None = None, horizon: int | None = None,
+          evaluation: str = "static") -> TarotResult:
     """Exact value T of a Tarot play-phase ``state`` (attack's point of view), with the
     attack's points and bouts on an optimal line (``line=False`` skips the line).
 
     ``horizon``: search the current trick and ``horizon`` more tricks exactly, then use
     the static evaluation (None/0: to the end). A truncated search gives ``exact=False``,
-    its ``line`` stops at the horizon and the attack's final points/bouts are None."""
+    its ``line`` stops at the horizon and the attack's final points/bouts are None.
+    ``evaluation``: the horizon's static evaluation (``EVALUATIONS``)."""
     _check_limits(node_budget, deadline, tt_bits)
     _check_horizon(horizon)
     start = time.monotonic()
-    core = _core(state, tt_bits, poignee, horizon)
+    core = _core(state, tt_bits, poignee, horizon, evaluation=evaluation)
     exact = not core.truncated()
     value, complete = core.value(node_budget=node_budget, deadline=deadline)
     stats = core.stats()
@@ -799,7 +808,7 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
 
     ``horizon``: None searches every entry to the end (out of reach of most full deals:
     give a limit); an integer or ``"auto"`` (``default_horizon``) gives estimates by the
-    horizon search, ``exact=False`` in their results."""
+    horizon search (``ANALYSIS_EVALUATION``), ``exact=False`` in their results."""
     from ..games import tarot as rules
 
     opts = rules.resolve_options(options)
@@ -823,7 +832,8 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
                                                partner=partner, called_card=called,
                                                aside=aside, dealer=dealer, options=opts)
                 h = default_horizon(st) if horizon == "auto" else horizon
-                res = solve(st, node_budget, deadline, tt_bits, line=False, horizon=h)
+                res = solve(st, node_budget, deadline, tt_bits, line=False, horizon=h,
+                            evaluation=ANALYSIS_EVALUATION)
                 res.called = called
                 score = None
                 if res.value is not None:
