@@ -9,6 +9,11 @@
         mean loss per decision (points of the deal) with its 95% interval, the mean
         decision time, and every agent paired with the first one (gain: the first's
         loss minus its own, > 0 = better); --dump FILE: the losses per decision
+    python benchmarks/decision_set.py exact SET.json --left LO HI [--budget 4e7] --out F
+        Tarot / Tarocchini: the decisions with LO-HI tricks left (the one in progress
+        counted) judged again by the exact search (``decisions.exact_values``), kept
+        where it values every card within the budget: a judge that does not read the
+        static evaluation, for decisions whose worlds a horizon search scores
     python benchmarks/decision_set.py model SET.json [--eps 0.05 0.1 ...]
         the play model (solver.play_model) on the set's deals: how often the heuristic
         picks the card each other seat played (its true hand), the log-loss per such
@@ -103,6 +108,28 @@ def cmd_eval(args) -> None:
             gain = "- | -"
         print(f"| `{s.spec}` | {m:.2f} | [{lo:.2f}, {hi:.2f}] | {statistics.mean(s.times):.3f}"
               f" | {p90:.3f} | {gain} |", flush=True)
+
+
+def cmd_exact(args) -> None:
+    ds = D.load(args.set)
+    lo, hi = args.left
+    keep, tried = [], 0
+    start = time.perf_counter()
+    for d in ds:
+        st = d.state()
+        left = st.hands[d.seat].bit_count()     # the trick in progress counted
+        if not lo <= left <= hi:
+            continue
+        tried += 1
+        values = D.exact_values(st, d.seat, int(args.budget))
+        if values is not None:
+            d.values = values
+            keep.append(d)
+    out = args.out
+    D.save(keep, out)
+    print(f"{len(keep)} of the {tried} decisions with {lo}-{hi} tricks left valued exactly "
+          f"within {args.budget:.0e} nodes a decision ({time.perf_counter() - start:.0f} s)"
+          f" -> {out}")
 
 
 def true_masks(st) -> list[int]:
@@ -237,6 +264,13 @@ def main() -> None:
     e.add_argument("--skip", type=int, default=0, help="leave out the first decisions "
                    "(the others are seeded as in the whole set)")
     e.add_argument("--dump", help="write every agent's loss and time per decision (JSON)")
+    x = sub.add_parser("exact", help="a Tarot or Tarocchini set's decisions with LO-HI "
+                       "tricks left, judged by the exact search (those it values within "
+                       "the budget)")
+    x.add_argument("set")
+    x.add_argument("--left", type=int, nargs=2, metavar=("LO", "HI"), required=True)
+    x.add_argument("--budget", type=float, default=4e7, help="nodes a decision")
+    x.add_argument("--out", required=True)
     m = sub.add_parser("model")
     m.add_argument("set")
     m.add_argument("--eps", type=float, nargs="+", default=[0.02, 0.05, 0.1, 0.2, 0.3])
@@ -248,7 +282,8 @@ def main() -> None:
     m.add_argument("--skip", type=int, default=0, help="leave out the first decisions "
                    "(fit eps on some decisions, report on the others)")
     args = ap.parse_args()
-    {"record": cmd_record, "eval": cmd_eval, "model": cmd_model}[args.cmd](args)
+    {"record": cmd_record, "eval": cmd_eval, "model": cmd_model,
+     "exact": cmd_exact}[args.cmd](args)
 
 
 if __name__ == "__main__":

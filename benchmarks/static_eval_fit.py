@@ -42,11 +42,18 @@ its trumps); ``lead``: the attack leads; ``petit_a`` / ``petit_d``: the attack /
 defence holds the live Petit; ``petit_a_hunted``: the attack holds it and the defence
 holds more trumps or the top trump; ``kings_diff``: live kings held.
 
+``--evaluations``: instead of fitting, the evaluations built into the core
+(``solver.dd.tarot.EVALUATIONS``: ``static``, ``fit``, ``soft``) against the exact
+values on the same kind of positions (4 players: the held-out deals only, the fit having
+seen the others at 8-11 tricks left; other player counts: every deal); a cache without
+their figures is completed by replaying its positions.
+
 Errors on the held-out deals by tricks left: MAE, RMSE, bias (mean of prediction -
 exact), sign agreement (prediction >= 0 iff E >= 0: made/fail right). Deterministic.
 
     python benchmarks/static_eval_fit.py [--players 4] [--ks 8 9 10 11] [--variants 8]
-        [--eps 0.2] [--budget 5e6] [--objective-t] [--cache /tmp/sef.json]
+        [--eps 0.2] [--budget 5e6] [--objective-t] [--cache /tmp/sef.json] [--evaluations]
+        [--first-variant 0]
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ from dd_tarot import load  # noqa: E402
 
 from solver.agents import make_agent  # noqa: E402
 from solver.core import tarot as face  # noqa: E402
+from solver.dd.tarot import EVALUATIONS  # noqa: E402
 from solver.games import tarot as rules  # noqa: E402
 
 R2 = [112, 102, 82, 72]     # doubled required points by bouts (TAROT-COUNT-2)
@@ -175,11 +183,44 @@ def playthrough(state, i: int, v: int, ks: set, eps: float) -> dict:
     return out
 
 
+def evaluations(core, objective: str) -> dict:
+    """Every built-in evaluation of a trick-boundary core position (``objective``:
+    "margin" or "T"); the core is left with the evaluation as built."""
+    core.set_objective(objective)
+    out = {}
+    for name, (weights, spread) in EVALUATIONS.items():
+        if weights is None and not spread:
+            core.set_eval(None)
+        else:
+            core.set_eval(weights, spread)
+        out[name] = core.static_eval()
+    core.set_eval(None)
+    return out
+
+
+def add_evaluations(rows: list[dict], args) -> None:
+    """Complete the rows (of a cache) with ``evaluations`` by replaying their positions
+    (deterministic: the same play-throughs as ``collect``)."""
+    states = load(args.players)
+    todo = {(r["deal"], r["variant"]): [] for r in rows if "ev" not in r}
+    for r in rows:
+        if "ev" not in r:
+            todo[(r["deal"], r["variant"])].append(r)
+    for (i, v), rs in sorted(todo.items()):
+        at = playthrough(states[i], i, v, {r["k"] for r in rs}, args.eps)
+        for r in rs:
+            core = face.from_state(at[r["k"]], tt_bits=10)
+            r["ev"] = evaluations(core, "margin")
+            assert r["ev"]["static"] == r["se"], "the cache is not these positions"
+            if "exact_t" in r:
+                r["ev_t"] = evaluations(core, "T")
+
+
 def collect(args) -> tuple[list[dict], dict]:
     states = load(args.players)
     rows, skipped, nodes_t = [], {}, 0.0
     t0 = time.perf_counter()
-    for v in range(args.variants):
+    for v in range(args.first_variant, args.first_variant + args.variants):
         for i, st0 in enumerate(states):
             for k, st in sorted(playthrough(st0, i, v, set(args.ks), args.eps).items()):
                 core = face.from_state(st, tt_bits=20)
@@ -191,11 +232,15 @@ def collect(args) -> tuple[list[dict], dict]:
                     skipped[k] = skipped.get(k, 0) + 1
                     continue
                 row = dict(deal=i, variant=v, k=k, exact=val, **f)
+                if args.evaluations:
+                    row["ev"] = evaluations(core, "margin")
                 if args.objective_t:
                     core.set_objective("T")
                     row["se_t"] = core.static_eval()
                     tv, tok = core.value(node_budget=args.budget)
                     row["exact_t"] = tv if tok else None
+                    if args.evaluations:
+                        row["ev_t"] = evaluations(core, "T")
                 rows.append(row)
         print(f"variant {v}: {len(rows)} positions, {time.perf_counter() - t0:.0f} s",
               file=sys.stderr)
@@ -217,6 +262,10 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=5e6)
     ap.add_argument("--objective-t", action="store_true")
     ap.add_argument("--cache", help="json file: reuse the positions' values if present")
+    ap.add_argument("--evaluations", action="store_true",
+                    help="the core's built-in evaluations against the exact values, no fit")
+    ap.add_argument("--first-variant", type=int, default=0,
+                    help="variants first_variant.. (others than a fit has seen)")
     args = ap.parse_args()
     if args.cache and Path(args.cache).exists():
         data = json.loads(Path(args.cache).read_text())
@@ -225,6 +274,9 @@ def main() -> None:
         rows, skipped = collect(args)
         if args.cache:
             Path(args.cache).write_text(json.dumps({"rows": rows, "skipped": skipped}))
+    if args.evaluations:
+        report_evaluations(rows, skipped, args)
+        return
     X = np.array([[r[f] for f in FEATURES] for r in rows], dtype=float)
     y = np.array([r["exact"] for r in rows], dtype=float)
     ks = np.array([r["k"] for r in rows])
@@ -285,6 +337,30 @@ def main() -> None:
                        np.array([r["exact_t"] for r in sel], float))
             print(f"| {k} | {len(sel)} | {e['mae']:.1f} | {e['rmse']:.1f} | "
                   f"{e['bias']:+.1f} | {100 * e['sign']:.1f}% |")
+
+
+def report_evaluations(rows: list[dict], skipped: dict, args) -> None:
+    add_evaluations(rows, args)
+    held = [r for r in rows if args.players != 4 or r["deal"] % 3 == 2]
+    print(f"{args.players} players: {len(held)} positions"
+          f"{' (held-out deals)' if args.players == 4 else ''}, skipped at the budget: "
+          f"{sum(skipped.values())}")
+    for key, exact, what in (("ev", "exact", "margin E (doubled points)"),
+                             ("ev_t", "exact_t", "T (TAROT-SCORE-1)")):
+        sel = [r for r in held if key in r and r.get(exact) is not None]
+        if not sel:
+            continue
+        print(f"\n{what}:\n\n| tricks left | evaluation | n | MAE | RMSE | bias | sign agree |")
+        print("|---|---|---|---|---|---|---|")
+        for k in sorted({r["k"] for r in sel}) + ["all"]:
+            part = [r for r in sel if k == "all" or r["k"] == k]
+            y = np.array([r[exact] for r in part], float)
+            for name in EVALUATIONS:
+                if key == "ev" and EVALUATIONS[name][1]:
+                    continue       # the spread changes T only
+                e = errors(np.array([r[key][name] for r in part], float), y)
+                print(f"| {k} | {name} | {len(part)} | {e['mae']:.1f} | {e['rmse']:.1f} | "
+                      f"{e['bias']:+.1f} | {100 * e['sign']:.1f}% |")
 
 
 if __name__ == "__main__":

@@ -78,7 +78,8 @@ GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "model": ("coinche", "belote"),   # the learned play model
                  # αμ over the last tricks (solver.alphamu)
                  "alphamu": ("coinche", "belote"), "alphamu_tricks": ("coinche", "belote"),
-                 "alphamu_front": ("coinche", "belote")}
+                 "alphamu_front": ("coinche", "belote"),
+                 "evaluation": ("tarot",)}   # the horizon's static evaluation
 
 
 def agent_options(name: str) -> list[str]:

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from . import dd
 from .agents import make_agent
 from .cards import bit_list
 from .errors import AtoutError
@@ -100,6 +101,24 @@ def judge_values(state: GameState, seat: int) -> dict[str, float] | None:
     holdings = [bit_list(h) for h in state.hands]
     sign, values, _, _ = solve((holdings, None, None))
     return {state.move_token(m): sign * v for m, v in values.items()}
+
+
+def exact_values(state: GameState, seat: int, node_budget: int) -> dict[str, float] | None:
+    """Each legal card's exact double-dummy value (Tarot, Tarocchini), as ``seat``'s
+    gain, or None when the exact search could not value every card within
+    ``node_budget`` nodes: the judge of ``decision_set.py exact``, for decisions before
+    the oracle's exact range (where it is a horizon estimate that reads the static
+    evaluation under test)."""
+    from .pimc import seat_sign
+
+    if state.game not in ("tarot", "tarocchini"):
+        raise AtoutError(f"exact_values judges Tarot and Tarocchini, not {state.game}")
+    results = dd.solve_cards(state, node_budget=node_budget, tt_bits=22)
+    if any(r.value is None or not r.exact for r in results.values()):
+        return None
+    sign = seat_sign(state, seat)
+    return {state.move_token(m): sign * float(r.value) for m, r in results.items()
+            if m.kind == "card"}
 
 
 def record_decisions(game: str, deals: int, seed: int = 0, rate: float = 0.2,

@@ -17,7 +17,8 @@ margin). ``horizon``:
 ``auto`` (default) solves each world to the end of the deal where that is cheap and,
 where it is not (Tarot, Tarocchini early in the deal), by the game's horizon search
 (``solver.dd.<game>.default_horizon``: exact play for some tricks, then a static
-evaluation); ``exact`` always searches to the end
+evaluation; Tarot: ``evaluation=fit`` or ``soft`` for the fitted one,
+``solver.dd.tarot.EVALUATIONS``); ``exact`` always searches to the end
 (worlds over the node budget are left out); an integer fixes the horizon where the
 exact search is out of reach. A world whose search hits the node budget is searched
 again with a shorter horizon, and once most worlds of a batch have had to, the next
@@ -53,6 +54,7 @@ from . import constraints, dd, inference, parallel
 from .agents import Agent
 from .cards import mask_of
 from .dd.result import nodes_spent
+from .dd.tarot import EVALUATIONS
 from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
 from .heuristic import HeuristicAgent
@@ -189,10 +191,16 @@ class _CardAgent(Agent):
     def __init__(self, seed: int = 0, node_budget: int | None = None,
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
-                 horizon: int | str = "auto", search: str = "now"):
+                 horizon: int | str = "auto", search: str = "now",
+                 evaluation: str = "static"):
         super().__init__(seed)
         if search not in ("now", "before"):
             raise OptionError(f"search must be now or before, got {search!r}")
+        # Tarot: the horizon search's static evaluation (solver.dd.tarot.EVALUATIONS)
+        if evaluation not in EVALUATIONS:
+            raise OptionError(f"evaluation must be one of {', '.join(EVALUATIONS)}, "
+                              f"got {evaluation!r}")
+        self.evaluation = evaluation
         # Tarot: "before" is the double-dummy search and horizon table as they were
         # before issue 23 (solver.dd.tarot.BEFORE_FEATURES), to measure against it
         self.search = search
@@ -268,6 +276,10 @@ class _CardAgent(Agent):
             if state.game != "tarot":
                 raise OptionError(f"search={self.search} applies to tarot only")
             limits["search"] = self.search
+        if self.evaluation != "static":
+            if state.game != "tarot":
+                raise OptionError(f"evaluation={self.evaluation} applies to tarot only")
+            limits["evaluation"] = self.evaluation
         return dd.solve_cards(state, **limits)
 
     def fallback(self, state: GameState, seat: int, cards: list[Move]) -> Move:
@@ -329,8 +341,10 @@ class PimcAgent(_CardAgent):
                  prune: bool = True, search: str = "now", infer: float = 0.0,
                  pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
                  chains: int = 5, nodes: int | None = None, model: str = "heuristic",
-                 alphamu: int = 0, alphamu_tricks: int = 3, alphamu_front: int = 64):
-        super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search)
+                 alphamu: int = 0, alphamu_tricks: int = 3, alphamu_front: int = 64,
+                 evaluation: str = "static"):
+        super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search,
+                         evaluation)
         # αμ over the last tricks (Belote, Coinche; solver.alphamu): when at most
         # ``alphamu_tricks`` tricks are left (the one in progress counted), the card is
         # chosen by an αμ search of ``alphamu`` of the seat's own cards over the same

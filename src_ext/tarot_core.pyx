@@ -201,7 +201,7 @@ x0.93 at a heavy weight).
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
 from libc.string cimport memset, memcpy
-from libc.math cimport log2
+from libc.math cimport floor, log2
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from bitboard cimport popcount64, lowest_bit, highest_bit, clear_lowest, prefetch
 
@@ -275,6 +275,12 @@ cdef enum:
 cdef uint64_t TRUMPS = (<uint64_t>1 << 21) - 1      # T1..T21 in word 0
 cdef uint64_t EXBIT = <uint64_t>1 << 21
 cdef uint64_t SUIT0 = (<uint64_t>1 << 14) - 1        # one suit block in word 1
+# the terms of the fitted split (set_eval): intercept, power split, live points, live
+# points attack - defence, trumps A - D (Petit aside), trumps above all the other side's
+# A - D, plain-suit masters A - D, cuts A - D, the attack leads, kings A - D, the attack
+# / the defence holds the Petit, the attack's Petit is hunted by static_eval's rule
+cdef enum:
+    EVAL_TERMS = 13
 cdef uint64_t BOUTS0 = (<uint64_t>1 << 0) | (<uint64_t>1 << 20) | (<uint64_t>1 << 21)
 # the "low" cards, all worth a half point: T2..T20 (word 0) and the pips 1..10 of each
 # suit block (word 1). Partition search abstracts these below the ranks that mattered.
@@ -452,6 +458,13 @@ cdef struct Pos:
     int sure_match     # ... counting trumps no opposing trump can beat (sure_trump_tricks)
     int sure_won       # ... safe from TAROT-EXC-6 once the side has won a trick
     int sure_petit     # ... and the Petit to its side when the other side has no trump
+    # static_eval's point split: 0 = by trick-taking power (as built), 1 = a linear form
+    # fitted to exact margins (set_eval, EVAL_TERMS weights in doubled points)
+    int eval_fit
+    double eval_w[EVAL_TERMS]
+    # > 0: the T leaf is f_points' expectation over a final pile spread normally by this
+    # many doubled points around the estimate (set_eval's ``spread``)
+    double eval_sd
     # relaxed games (set_relax): plain-suit pips (1..10) have no rank; a trick whose
     # best card of the led suit is a pip goes to any of the seats that played one,
     # chosen by the defence (RELAX_DEFENCE) or the attack (RELAX_ATTACK)
@@ -1095,6 +1108,53 @@ cdef int last_trick_value(Pos* p) noexcept nogil:
     return v
 
 
+cdef int fitted_split(Pos* p, int rp, int A, int D, int lead_side, int mtr_a, int mtr_d,
+                      int mast, int cut) noexcept nogil:
+    """static_eval's share of the attack in the live non-bout points ``rp``, as a linear
+    form of the position's features (``set_eval``; the terms of EVAL_TERMS): fitted to
+    exact margins, it replaces the power split ``rp * A / (A + D)``, which favours the
+    attack and spreads too far (benchmarks/static_eval_fit.py, issue 28). The counts
+    static_eval has made for the split come in: trumps above all of the other side's
+    (mtr), plain-suit masters and cuts (attack minus defence). Every term is invariant
+    under the table key's relative-rank renaming, like the split."""
+    cdef uint64_t a0 = p.side_live[1][0], a1 = p.side_live[1][1]
+    cdef uint64_t d0 = p.side_live[0][0], d1 = p.side_live[0][1]
+    cdef uint64_t at = a0 & TRUMPS, dt = d0 & TRUMPS
+    cdef int tr_a = popcount64(at & ~(<uint64_t>1)), tr_d = popcount64(dt & ~(<uint64_t>1))
+    cdef int hunted = (a0 & 1) != 0 and dt != 0 and (
+        tr_d > tr_a or highest_bit(dt) > highest_bit(at))
+    cdef double split = rp * A / <double>(A + D) if A + D > 0 else rp / 2.0
+    cdef double* w = p.eval_w
+    cdef double x = (w[0] + w[1] * split + w[2] * rp
+                     + w[3] * (mask_points(a0 & ~BOUTS0, a1) - mask_points(d0 & ~BOUTS0, d1))
+                     + w[4] * (tr_a - tr_d) + w[5] * (mtr_a - mtr_d) + w[6] * mast
+                     + w[7] * cut + w[8] * lead_side
+                     + w[9] * (popcount64(a1 & KINGS1) - popcount64(d1 & KINGS1))
+                     + w[10] * (a0 & 1) + w[11] * (d0 & 1) + w[12] * hunted)
+    return <int>floor(x + 0.5)
+
+
+# 5-point Gauss-Hermite rule for the standard normal (probabilists'): nodes, weights
+cdef double GH_X[5]
+cdef double GH_W[5]
+GH_X[:] = [-2.856970013872806, -1.355626179974266, 0.0, 1.355626179974266,
+           2.856970013872806]
+GH_W[:] = [0.011257411327721, 0.222075922005613, 0.533333333333333, 0.222075922005613,
+           0.011257411327721]
+
+
+cdef int soft_points(Pos* p, int pts, int bouts) noexcept nogil:
+    """f_points' expectation when the attack's final pile is ``pts`` give or take a
+    normal error of ``eval_sd`` doubled points: a leaf near the threshold is worth
+    what the contract is worth on average, not one side of TAROT-SCORE-1's jump of
+    2 x 25 x the multiplier. Nondecreasing in pts, like f_points."""
+    cdef double v = 0.0
+    cdef int i
+    for i in range(5):
+        v += GH_W[i] * f_points(p, pts + <int>floor(p.eval_sd * GH_X[i] + 0.5), bouts)
+    return <int>floor(v + 0.5)
+
+
 cdef int static_eval(Pos* p) noexcept nogil:
     """Static estimate of the final T at a trick boundary (the horizon search's leaf
     value), on the scale of ``final_value``: exact when the deal is over or one trick
@@ -1133,7 +1193,7 @@ cdef int static_eval(Pos* p) noexcept nogil:
     cdef int n = p.n
     cdef int i, s, k, lead_side, sure = -1, won_all, hs, own, opp, safe, pbs = 0
     cdef int est_p = p.tally.att_pts, est_b = p.tally.att_bouts, chel = 0, rp, A = 0, D = 0
-    cdef int lo, hi, v, ex_other, nt, nv
+    cdef int lo, hi, v, ex_other, nt, nv, mtr_a, mtr_d, mast = 0, cut = 0
     cdef uint64_t a0 = 0, a1 = 0, d0 = 0, d1 = 0, l0, l1, at, dt, lh0, others, sm, h0
     cdef uint64_t hs_tr, op_tr, lsuits
     if is_over(p):
@@ -1193,18 +1253,20 @@ cdef int static_eval(Pos* p) noexcept nogil:
         # trick-taking power of each side: 4 per trump above all of the opponents'
         # trumps, 2 per other trump
         nt = popcount64(at)
-        nv = popcount64(at >> (highest_bit(dt) + 1)) if dt else nt
-        A += 2 * nt + 2 * nv
+        mtr_a = popcount64(at >> (highest_bit(dt) + 1)) if dt else nt
+        A += 2 * nt + 2 * mtr_a
         nt = popcount64(dt)
-        nv = popcount64(dt >> (highest_bit(at) + 1)) if at else nt
-        D += 2 * nt + 2 * nv
+        mtr_d = popcount64(dt >> (highest_bit(at) + 1)) if at else nt
+        D += 2 * nt + 2 * mtr_d
         for s in range(4):
             sm = l1 & (SUIT0 << (14 * s))
             if sm:
                 if (a1 >> highest_bit(sm)) & 1:
                     A += 3
+                    mast += 1
                 else:
                     D += 3
+                    mast -= 1
         lsuits = suits_present(l1)
         for i in range(n):
             h0 = p.hand[i][0] & TRUMPS
@@ -1216,10 +1278,14 @@ cdef int static_eval(Pos* p) noexcept nogil:
                 nv = nt
             if p.side[i]:
                 A += 2 * nv
+                cut += nv
             else:
                 D += 2 * nv
+                cut -= nv
         rp = p.live_pts - 9 * popcount64(l0 & BOUTS0)   # a bout is worth 9 (doubled)
-        if A + D > 0:
+        if p.eval_fit:
+            est_p += fitted_split(p, rp, A, D, lead_side, mtr_a, mtr_d, mast, cut)
+        elif A + D > 0:
             est_p += (rp * A + (A + D) // 2) // (A + D)
         else:
             est_p += rp // 2
@@ -1230,7 +1296,8 @@ cdef int static_eval(Pos* p) noexcept nogil:
     if p.objective == OBJ_MARGIN:
         v = margin(est_p, est_b)
     else:
-        v = f_points(p, est_p, est_b) + pbs * 10 * p.pb_mult + chel
+        v = (soft_points(p, est_p, est_b) if p.eval_sd > 0 and sure < 0
+             else f_points(p, est_p, est_b)) + pbs * 10 * p.pb_mult + chel
     value_bounds(p, &lo, &hi)
     if v < lo:
         v = lo
@@ -1839,6 +1906,8 @@ cdef class TarotCore:
         self.p.sure_match = 1
         self.p.sure_won = 1
         self.p.sure_petit = 1
+        self.p.eval_fit = 0
+        self.p.eval_sd = 0.0
         self.p.relax = RELAX_NONE
         self.p.relax_trumps = 0
         self.p.relax_void = 0
@@ -1899,6 +1968,33 @@ cdef class TarotCore:
         self.p.sure_match = sure_match
         self.p.sure_won = sure_won
         self.p.sure_petit = sure_petit
+        self.clear_tt()
+
+    def set_eval(self, weights=None, double spread=0.0):
+        """The point split of the static evaluation (the horizon search's leaf):
+        ``None`` = by trick-taking power (as built); else the EVAL_TERMS weights of the
+        linear form that replaces it (``fitted_split``; doubled points per unit:
+        intercept, power split, live non-bout points, their difference attack - defence,
+        trumps without the Petit A - D, trumps above all of the other side's A - D,
+        plain-suit masters A - D, cuts A - D, the attack leads, kings A - D, the attack
+        holds the Petit, the defence does, the attack's Petit is hunted). ``spread`` >
+        0 (objective T): the leaf is T's expectation over a final pile normally spread
+        by that many doubled points around the estimate (``soft_points``). Exact
+        searches never read either. The table is emptied (its horizon values came from
+        the other evaluation)."""
+        cdef int i
+        if not 0.0 <= spread <= 100.0:
+            raise ValueError(f"set_eval's spread is in doubled points, 0 to 100, got {spread}")
+        self.p.eval_sd = spread
+        if weights is None:
+            self.p.eval_fit = 0
+        else:
+            ws = [float(x) for x in weights]
+            if len(ws) != EVAL_TERMS:
+                raise ValueError(f"set_eval wants {EVAL_TERMS} weights, got {len(ws)}")
+            for i in range(EVAL_TERMS):
+                self.p.eval_w[i] = ws[i]
+            self.p.eval_fit = 1
         self.clear_tt()
 
     def set_relax(self, str mode):

@@ -119,11 +119,12 @@ def test_solve_tarot_first_lead_is_exact_within_the_deadline():
     assert a["T"]["lower"] <= a["T"]["upper"] <= -1
     assert a["exact"] is False and a["stopped"] == "deadline" and a["stopped_at"] == "value"
     assert a["cards"] and all(c["exact"] is False and c.get("estimate") for c in a["cards"])
+    assert a["cards_estimated_with_evaluation"] == "fit"   # issue 28: the fitted leaf
     assert "value" not in a and "line" not in a
     text = run("solve", str(EXAMPLES / "tarot4.txt"), "--at", "play", "--deadline",
                "1").output
     assert "(a) contract made: no (exact)" in text and "(b) T in [" in text
-    assert "ESTIMATES" in text and "estimate" in text
+    assert "ESTIMATES" in text and "the fitted static evaluation" in text
     # a later position: everything exact, the line included
     a = json.loads(run("solve", str(EXAMPLES / "tarot4.txt"), "--at", "27",
                        "--json").output)["analysis"]

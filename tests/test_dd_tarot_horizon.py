@@ -28,7 +28,7 @@ def tricks_left(st: rules.TarotState) -> int:
     return st.hands[st.to_act].bit_count()
 
 
-def static_leaf(hz: int):
+def static_leaf(hz: int, weights=None, spread: float = 0.0):
     """Leaf hook for test_dd_tarot.brute_force: a trick boundary with trick number >= hz
     is scored by the core's static evaluation of that position instead of being
     searched; with it the brute force is the depth-limited minimax of the horizon.
@@ -40,7 +40,10 @@ def static_leaf(hz: int):
             return None
         key = position_key(st)
         if key not in cache:
-            cache[key] = face.from_state(st, tt_bits=4).static_eval()
+            core = face.from_state(st, tt_bits=4)
+            if weights is not None or spread:
+                core.set_eval(weights, spread)
+            cache[key] = core.static_eval()
         return cache[key]
     return leaf
 
@@ -195,3 +198,160 @@ def test_default_horizon():
     st = random_endgame(random.Random(4900), 4, 18)
     res = ddt.solve_cards(st, horizon=ddt.default_horizon(st))
     assert all(r.complete and not r.exact for r in res.values())
+
+
+FIT = ddt.EVALUATIONS["fit"][0]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_fitted_evaluation_in_range_and_exact_at_the_end(n):
+    """The fitted point split (``set_eval``, issue 28) keeps what the static evaluation
+    guarantees: inside the value bounds everywhere, exact one trick from the end
+    (TAROT-SCORE-1), and ``set_eval(None)`` gives back the evaluation as built."""
+    rng = random.Random(5000 + n)
+    changed = 0
+    for i in range(20):
+        st = random_endgame(rng, n, rules.HAND_SIZE[n] - i % 6)
+        while st.trick:
+            st.play(rng.choice(st.legal_moves()))
+        while st.phase == "play":
+            core = face.from_state(st, tt_bits=4)
+            built = core.static_eval()
+            core.set_eval(FIT)
+            lo, hi = core.bounds()
+            v = core.static_eval()
+            assert lo <= v <= hi, (n, i, lo, v, hi)
+            changed += v != built
+            if tricks_left(st) == 1:
+                assert v == built == ddt.solve(st, tt_bits=8, line=False).value
+            core.set_eval(None)
+            assert core.static_eval() == built
+            for _ in range(n):
+                st.play(rng.choice(st.legal_moves()))
+    assert changed > 20   # it is another evaluation
+
+
+def test_fitted_evaluation_is_its_linear_form():
+    """Each weight moves the leaf by its term (margin objective, doubled points, where
+    the bounds do not clamp): the intercept by itself, and the power split at weight 1
+    alone is the built evaluation up to rounding."""
+    rng = random.Random(5100)
+    seen = 0
+    for i in range(40):
+        st = random_endgame(rng, 4, 10 + i % 8)
+        while st.trick:
+            st.play(rng.choice(st.legal_moves()))
+        core = face.from_state(st, tt_bits=4)
+        core.set_objective("margin")
+        lo, hi = core.bounds()
+        built = core.static_eval()
+        zero = [0.0] * len(FIT)
+        split = list(zero)
+        split[1] = 1.0
+        core.set_eval(split)
+        assert abs(core.static_eval() - built) <= 1 or built in (lo, hi)
+        v0 = core.static_eval()
+        shifted = list(split)
+        shifted[0] = 8.0
+        core.set_eval(shifted)
+        v8 = core.static_eval()
+        if lo + 8 < v0 < hi - 8:
+            assert v8 == v0 + 8, (i, v0, v8)
+            seen += 1
+        else:
+            assert v0 <= v8 <= v0 + 8
+    assert seen >= 20
+
+
+def test_fitted_truncated_search_equals_depth_limited_minimax():
+    """With the fitted evaluation, the truncated search (position and every card)
+    equals the brute-force minimax scored at the horizon by the same evaluation."""
+    rng = random.Random(5200)
+    for i in range(4):
+        n = 3 + i % 3 if i < 3 else 4
+        st = random_endgame(rng, n, 5 if n < 5 else 4)
+        res = ddt.solve(st, tt_bits=12, line=False, horizon=1)
+        core = face.from_state(st, tt_bits=12)
+        core.set_eval(FIT)
+        core.set_horizon(1)
+        leaf = static_leaf(core.trick_no + 2, FIT)
+        assert core.value()[0] == brute_force(st, {}, leaf=leaf), (n, i)
+        cards = ddt.solve_cards(st, tt_bits=12, horizon=1, evaluation="fit")
+        for mv, r in cards.items():
+            st.play(mv)
+            assert r.value == brute_force(st, {}, leaf=leaf), (n, i, mv)
+            st.undo()
+        assert res.value is not None
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_soft_evaluation_averages_the_jump_at_the_threshold(n):
+    """``spread`` (evaluation "soft"): the T leaf is the expectation of TAROT-SCORE-1's
+    T over a pile spread around the estimate. It stays inside the value bounds, is the
+    built leaf at spread 0, and lies between the leaves of the pile estimate moved by
+    three spreads down and up (f_points is nondecreasing); near the threshold it is
+    strictly inside the jump, so it differs from the hard leaf somewhere."""
+    rng = random.Random(5500 + n)
+    softer = 0
+    for i in range(20):
+        st = random_endgame(rng, n, rules.HAND_SIZE[n] - i % 6)
+        while st.trick:
+            st.play(rng.choice(st.legal_moves()))
+        while tricks_left(st) > 1:
+            core = face.from_state(st, tt_bits=4)
+            lo, hi = core.bounds()
+            core.set_eval(FIT)
+            hard = core.static_eval()
+            core.set_eval(FIT, 14.0)
+            soft = core.static_eval()
+            assert lo <= soft <= hi, (n, i, lo, soft, hi)
+            down, up = list(FIT), list(FIT)
+            down[0] -= 42
+            up[0] += 42
+            core.set_eval(down)
+            v_down = core.static_eval()
+            core.set_eval(up)
+            v_up = core.static_eval()
+            assert v_down <= soft <= v_up, (n, i, v_down, soft, v_up)
+            softer += soft != hard
+            for _ in range(n):
+                st.play(rng.choice(st.legal_moves()))
+    assert softer > 10
+    with pytest.raises(ValueError, match="spread"):
+        face.from_state(st, tt_bits=4).set_eval(FIT, -1.0)
+
+
+def test_soft_truncated_search_equals_depth_limited_minimax():
+    rng = random.Random(5600)
+    for i in range(3):
+        n = 3 + i
+        st = random_endgame(rng, n, 5 if n < 5 else 4)
+        core = face.from_state(st, tt_bits=12)
+        core.set_eval(FIT, 14.0)
+        core.set_horizon(1)
+        leaf = static_leaf(core.trick_no + 2, FIT, 14.0)
+        assert core.value()[0] == brute_force(st, {}, leaf=leaf), (n, i)
+        cards = ddt.solve_cards(st, tt_bits=12, horizon=1, evaluation="soft")
+        for mv, r in cards.items():
+            st.play(mv)
+            assert r.value == brute_force(st, {}, leaf=leaf), (n, i, mv)
+            st.undo()
+
+
+def test_evaluation_never_read_by_the_exact_search():
+    rng = random.Random(5300)
+    st = random_endgame(rng, 4, 5)
+    ref = ddt.solve_cards(st, tt_bits=12)
+    for evaluation in ("fit", "soft"):
+        other = ddt.solve_cards(st, tt_bits=12, evaluation=evaluation)
+        assert {m: (r.value, r.nodes) for m, r in ref.items()} == \
+               {m: (r.value, r.nodes) for m, r in other.items()}
+
+
+def test_bad_evaluation_is_an_error():
+    st = random_endgame(random.Random(5400), 4, 5)
+    with pytest.raises(OptionError, match="evaluation"):
+        ddt.solve_cards(st, evaluation="learned")
+    core = face.from_state(st, tt_bits=4)
+    with pytest.raises(ValueError, match="13 weights"):
+        core.set_eval([1.0, 2.0])

@@ -39,3 +39,23 @@ def test_record_is_seeded_and_the_oracle_loses_nothing(game, options, tmp_path):
 def test_mean_ci():
     m, lo, hi = D.mean_ci([1.0, 3.0])
     assert m == 2.0 and hi - m == pytest.approx(1.96 * 2 ** 0.5 / 2 ** 0.5)
+
+
+def test_exact_values_is_the_exact_search_in_the_seats_points():
+    """``exact_values`` (the judge of ``decision_set.py exact``): every legal card's
+    exact T (TAROT-SCORE-1) in the seat's own points, the oracle's values where those
+    are exact (8 tricks left or fewer in 4p); None when the budget cannot value every
+    card; a game without it is refused."""
+    from solver.errors import AtoutError
+    ds = [d for d in D.record_decisions("tarot", 4, seed=4, rate=0.3,
+                                        options={"players": 4})
+          if d.state().hands[d.seat].bit_count() <= 8]
+    assert ds
+    for d in ds:
+        st = d.state()
+        assert D.exact_values(st, d.seat, 10**7) == d.values
+    st = ds[0].state()
+    assert D.exact_values(st, ds[0].seat, 1) is None
+    belote = D.record_decisions("belote", 1, seed=4, rate=0.3)[0]
+    with pytest.raises(AtoutError, match="judges Tarot"):
+        D.exact_values(belote.state(), belote.seat, 10**6)

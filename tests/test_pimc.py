@@ -108,6 +108,24 @@ def test_bad_horizon_is_a_clear_option_error(spec):
         make_agent(spec)
 
 
+def test_tarot_fitted_evaluation_is_a_tarot_option():
+    """``pimc:evaluation=fit``: the horizon's fitted static evaluation (issue 28), a
+    Tarot option: refused elsewhere and for an unknown evaluation; at a first lead it
+    gives other world values than the built one."""
+    from solver.agents import make_agent
+    from solver.errors import OptionError
+    with pytest.raises(OptionError, match="evaluation"):
+        make_agent("pimc:evaluation=fit", game="coinche")
+    with pytest.raises(OptionError, match="evaluation"):
+        make_agent("pimc:evaluation=learned", game="tarot")
+    st = _first_lead("tarot", {"players": 4}, seed=3)
+    seat = st.to_act
+    cards = [m for m in st.legal_moves() if m.kind == "card"]
+    built = PimcAgent(seed=1, worlds=3).card_values(st, seat, cards)
+    fit = make_agent("pimc:worlds=3,evaluation=fit", seed=1, game="tarot")
+    assert fit.card_values(st, seat, cards) != built
+
+
 def test_belote_worlds_are_always_solved_to_the_end():
     # only games whose dd module has default_horizon truncate the search
     state = coinche.new_state(seed=5)

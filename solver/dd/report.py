@@ -129,7 +129,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             threads: int = 1) -> dict[str, Any]:
     """Value of every legal card (best first for the seat to act) and an optimal line.
     With ``horizon`` (Tarot, Tarocchini) the values are estimates: exact play for that
-    many tricks after the current one, then the game's static evaluation; no line.
+    many tricks after the current one, then the game's static evaluation (Tarot: its
+    ``ANALYSIS_EVALUATION``); no line.
     ``horizon="auto"``: the game's ``default_horizon`` (exact where that is quick; in
     every game without a horizon search, exact). Tarot with ``"auto"`` or None: the
     exact analysis of ``report_tarot`` (made, T, every card, line, under one deadline;
@@ -175,6 +176,9 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             raise AtoutError(f"--horizon applies to tarot and tarocchini, not {state.game} "
                              "(its exact search is fast enough)")
         limits["horizon"] = horizon
+        evaluation = getattr(mod, "ANALYSIS_EVALUATION", None)   # Tarot's fitted one
+        if evaluation is not None:
+            limits["evaluation"] = evaluation
         line = False
     if values is None:
         values = mod.solve_cards(state, **limits)
@@ -362,8 +366,11 @@ def cards_heading(a: dict[str, Any], bound: str, clamped: bool = False) -> str:
         some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
         where = (f"kept inside the {bound} proven for each card" if clamped
                  else f"not bounded by the proven {bound}")
-        return head + (f"{some} ESTIMATES (exact play for {est} more trick(s), then a "
-                       f"static evaluation; {where})")
+        evaluation = ("the fitted static evaluation"
+                      if a.get("cards_estimated_with_evaluation") == "fit"
+                      else "a static evaluation")
+        return head + (f"{some} ESTIMATES (exact play for {est} more trick(s), then "
+                       f"{evaluation}; {where})")
     if len(exact_cards) == len(a["cards"]):
         head += " exact"
     return head

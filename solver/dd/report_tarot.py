@@ -4,7 +4,8 @@ value, (d) the optimal line — by :func:`solver.dd.tarot.analyse` under one dea
 
 When the exact search cannot finish, what it proved is kept (made or not, an interval
 of T, the cards it finished) and the cards it did not finish are estimated by the
-horizon search (exact play for a few tricks, then the static evaluation), each figure
+horizon search (exact play for a few tricks, then the fitted static evaluation,
+``ANALYSIS_EVALUATION``), each figure
 labelled: ``exact`` is never true for a value the search did not prove."""
 
 from __future__ import annotations
@@ -76,7 +77,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         # the cards the exact search did not reach: horizon estimates, labelled, kept
         # inside what is proven of them (proven_card_bounds)
         estimated_with = ddt.default_horizon(state) or 1
-        est = ddt.solve_cards(state, horizon=estimated_with, only=missing, **kw)
+        est = ddt.solve_cards(state, horizon=estimated_with, only=missing,
+                              evaluation=ddt.ANALYSIS_EVALUATION, **kw)
         for move, r in est.items():
             lo, hi = proven_card_bounds(state, a, move, attack)
             v = r.value
@@ -105,6 +107,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         "T": {"value": a.value, "lower": a.lower, "upper": a.upper,
               "exact": a.value is not None},
         "cards": rows, "cards_estimated_with_horizon": estimated_with,
+        "cards_estimated_with_evaluation": ddt.ANALYSIS_EVALUATION if estimated_with
+        else None,
         "horizon": estimated_with,
         "exact": a.complete and all(r["exact"] for r in rows),
         "estimate": estimated_with is not None, "complete": a.complete,

@@ -92,14 +92,42 @@ BEFORE_FEATURES = {"merge2": False, "sure_ex": False, "sure_trumps": False,
                    "sure_won": False, "sure_petit": False, "mobility": False}
 SEARCHES = ("now", "before")
 
+# the static evaluation's point split (``TarotCore.set_eval``): "static" = by
+# trick-taking power, as built; "fit" = the linear form fitted by least squares to
+# 3,922 exact margins at 8-11 tricks left (4p, benchmarks/static_eval_fit.py, 2026-12-03,
+# "split-fit": held-out MAE 17.4 -> 11.3 doubled points, bias +7.7 -> +0.7); terms in
+# the core's order: intercept, power split, live points, live points A - D, trumps A - D,
+# master trumps A - D, plain-suit masters A - D, cuts A - D, the attack leads, kings
+# A - D, the attack / the defence holds the Petit, the attack's Petit is hunted; "soft":
+# the same, its T the expectation over the fit's held-out error (RMSE 13.9 doubled points)
+_FIT = (11.961, 0.937, -0.012, 0.184, 2.141, -0.303, 0.980, -1.774, 4.471, 1.843,
+        -7.845, -12.677, 26.198)
+EVALUATIONS: dict[str, tuple[tuple[float, ...] | None, float]] = {
+    "static": (None, 0.0),
+    "fit": (_FIT, 0.0),
+    "soft": (_FIT, 14.0),
+}
+# the evaluation of the estimates an analysis gives where the exact search stops
+# (``atout solve``'s cards, the DD table with a horizon): against exact values (2026-12-03,
+# benchmarks/RESULTS.md) "fit" has the smallest error -- T on held-out 4p deals at 8-11
+# left, MAE 18.1 -> 12.7 (soft 15.8); margins at 12-13 left 19.6 -> 12.1 and made/fail
+# 75 % -> 81 % right; 3p / 5p at 8-10 left 13.2 -> 9.4 / 23.1 -> 17.1. PIMC keeps
+# "static" unless ``evaluation=`` says otherwise (a match decides its default).
+ANALYSIS_EVALUATION = "fit"
+
 
 def _core(state: Any, tt_bits: int, poignee: int | None, horizon: int | None,
-          search: str = "now") -> Any:
+          search: str = "now", evaluation: str = "static") -> Any:
+    if evaluation not in EVALUATIONS:
+        raise OptionError(f"evaluation must be one of {', '.join(EVALUATIONS)}, "
+                          f"got {evaluation!r}")
     core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
     if search == "before":
         core.set_features(**BEFORE_FEATURES)
     elif search != "now":
         raise OptionError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
+    if evaluation != "static":
+        core.set_eval(*EVALUATIONS[evaluation])
     core.set_horizon(horizon)
     return core
 
@@ -134,17 +162,19 @@ def _best_line(core: Any, value: int, node_budget: int | None, deadline: float |
 
 def solve(state: Any, node_budget: int | None = None, deadline: float | None = None,
           tt_bits: int = DEFAULT_TT_BITS, *, line: bool = True,
-          poignee: int | None = None, horizon: int | None = None) -> TarotResult:
+          poignee: int | None = None, horizon: int | None = None,
+          evaluation: str = "static") -> TarotResult:
     """Exact value T of a Tarot play-phase ``state`` (attack's point of view), with the
     attack's points and bouts on an optimal line (``line=False`` skips the line).
 
     ``horizon``: search the current trick and ``horizon`` more tricks exactly, then use
     the static evaluation (None/0: to the end). A truncated search gives ``exact=False``,
-    its ``line`` stops at the horizon and the attack's final points/bouts are None."""
+    its ``line`` stops at the horizon and the attack's final points/bouts are None.
+    ``evaluation``: the horizon's static evaluation (``EVALUATIONS``)."""
     _check_limits(node_budget, deadline, tt_bits)
     _check_horizon(horizon)
     start = time.monotonic()
-    core = _core(state, tt_bits, poignee, horizon)
+    core = _core(state, tt_bits, poignee, horizon, evaluation=evaluation)
     exact = not core.truncated()
     value, complete = core.value(node_budget=node_budget, deadline=deadline)
     stats = core.stats()
@@ -169,7 +199,7 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
                 tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
                 horizon: int | None = None, only: Any = None,
-                search: str = "now") -> dict[Move, CardResult]:
+                search: str = "now", evaluation: str = "static") -> dict[Move, CardResult]:
     """Exact value T after each legal card of the seat to act (one shared table; each
     card's ``nodes``/``seconds`` are those of its own search, after the position's).
     ``horizon``: as in :func:`solve` (one horizon, fixed from the state's trick, for
@@ -177,11 +207,12 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
     ``only``: solve just these card moves, without the position's value first (the
     other cards are left out). ``search="before"``: the search as it was before issue
     23 (``BEFORE_FEATURES``; same values, more nodes; horizon values may differ a
-    little, the static evaluation being clamped into looser bounds)."""
+    little, the static evaluation being clamped into looser bounds). ``evaluation``:
+    the horizon's static evaluation (``EVALUATIONS``; exact values never read it)."""
     _check_limits(node_budget, deadline, tt_bits)
     _check_horizon(horizon)
     start = time.monotonic()
-    core = _core(state, tt_bits, poignee, horizon, search)
+    core = _core(state, tt_bits, poignee, horizon, search, evaluation)
     exact = not core.truncated()
     out: dict[Move, CardResult] = {}
     wanted = None if only is None else {m.value for m in only}
@@ -777,7 +808,7 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
 
     ``horizon``: None searches every entry to the end (out of reach of most full deals:
     give a limit); an integer or ``"auto"`` (``default_horizon``) gives estimates by the
-    horizon search, ``exact=False`` in their results."""
+    horizon search (``ANALYSIS_EVALUATION``), ``exact=False`` in their results."""
     from ..games import tarot as rules
 
     opts = rules.resolve_options(options)
@@ -801,7 +832,8 @@ def dd_table(deal: Any, options: dict[str, Any] | None = None, dealer: int = 0,
                                                partner=partner, called_card=called,
                                                aside=aside, dealer=dealer, options=opts)
                 h = default_horizon(st) if horizon == "auto" else horizon
-                res = solve(st, node_budget, deadline, tt_bits, line=False, horizon=h)
+                res = solve(st, node_budget, deadline, tt_bits, line=False, horizon=h,
+                            evaluation=ANALYSIS_EVALUATION)
                 res.called = called
                 score = None
                 if res.value is not None:
