@@ -45,7 +45,8 @@ holds more trumps or the top trump; ``kings_diff``: live kings held.
 ``--evaluations``: instead of fitting, the evaluations built into the core
 (``solver.dd.tarot.EVALUATIONS``: ``static``, ``fit``, ``soft``) against the exact
 values on the same kind of positions (4 players: the held-out deals only, the fit having
-seen the others at 8-11 tricks left; other player counts: every deal); a cache without
+seen the others at 8-11 tricks left, unless ``--all-deals``; other player counts: every
+deal); a cache without
 their figures is completed by replaying its positions.
 
 Errors on the held-out deals by tricks left: MAE, RMSE, bias (mean of prediction -
@@ -264,6 +265,9 @@ def main() -> None:
     ap.add_argument("--cache", help="json file: reuse the positions' values if present")
     ap.add_argument("--evaluations", action="store_true",
                     help="the core's built-in evaluations against the exact values, no fit")
+    ap.add_argument("--all-deals", action="store_true",
+                    help="--evaluations, 4 players: every deal, not only the held-out ones "
+                    "(for positions the fit has not seen: other tricks left or variants)")
     ap.add_argument("--first-variant", type=int, default=0,
                     help="variants first_variant.. (others than a fit has seen)")
     args = ap.parse_args()
@@ -341,9 +345,10 @@ def main() -> None:
 
 def report_evaluations(rows: list[dict], skipped: dict, args) -> None:
     add_evaluations(rows, args)
-    held = [r for r in rows if args.players != 4 or r["deal"] % 3 == 2]
+    held_out = args.players == 4 and not args.all_deals
+    held = [r for r in rows if not held_out or r["deal"] % 3 == 2]
     print(f"{args.players} players: {len(held)} positions"
-          f"{' (held-out deals)' if args.players == 4 else ''}, skipped at the budget: "
+          f"{' (held-out deals)' if held_out else ''}, skipped at the budget: "
           f"{sum(skipped.values())}")
     for key, exact, what in (("ev", "exact", "margin E (doubled points)"),
                              ("ev_t", "exact_t", "T (TAROT-SCORE-1)")):
