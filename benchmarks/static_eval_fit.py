@@ -219,7 +219,7 @@ def add_evaluations(rows: list[dict], args) -> None:
 
 def collect(args) -> tuple[list[dict], dict]:
     states = load(args.players)
-    rows, skipped, nodes_t = [], {}, 0.0
+    rows, skipped = [], {}
     t0 = time.perf_counter()
     for v in range(args.first_variant, args.first_variant + args.variants):
         for i, st0 in enumerate(states):
@@ -329,7 +329,7 @@ def main() -> None:
         names = ["intercept"] + {"calib": ["se"], "fit": FEATURES, "fit-no-se": FEATURES[1:],
                                  "split-fit": SPLIT_FEATURES,
                                  "base-fit": FEATURES[2:]}[name]
-        print(f"  {name}: " + ", ".join(f"{a}={b:+.3f}" for a, b in zip(names, w)))
+        print(f"  {name}: " + ", ".join(f"{a}={b:+.3f}" for a, b in zip(names, w, strict=True)))
     if any("exact_t" in r for r in rows):
         tr = [r for r in rows if r.get("exact_t") is not None and r["deal"] % 3 == 2]
         print("\nT objective (held-out deals, static_eval as it is):")

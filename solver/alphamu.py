@@ -72,7 +72,7 @@ def pareto(front: list[tuple], count: list[int] | None = None,
         done += len(out)
         if limit and done > limit:
             raise OverBudget(f"alphamu: over {limit} comparisons")
-        if not any(all(a >= b for a, b in zip(k, v)) for k in out):
+        if not any(all(a >= b for a, b in zip(k, v, strict=True)) for k in out):
             out.append(v)
     if count is not None:
         count[0] += done
@@ -86,7 +86,7 @@ def _finite_sum(v: Sequence[float]) -> float:
 def _mean(v: Sequence[float], w: Sequence[float]) -> float:
     """Weighted mean of a vector's set entries."""
     num = den = 0.0
-    for a, b in zip(v, w):
+    for a, b in zip(v, w, strict=True):
         if a not in _INF:
             num += a * b
             den += b
@@ -228,7 +228,7 @@ class AlphaMu:
             for a in acc:
                 for v in child:
                     x = list(a)
-                    for i, val in zip(idx, v):
+                    for i, val in zip(idx, v, strict=True):
                         if best(x[i], val) != x[i]:
                             x[i] = val
                     nxt.append(tuple(x))

@@ -203,31 +203,37 @@ def test_default_horizon():
 FIT = ddt.EVALUATIONS["fit"][0]
 
 
+def random_boundaries(rng: random.Random, n: int, deals: int = 20):
+    """(deal index, state) at every trick boundary of random plays of ``deals`` random
+    deals of 1-6 tricks less than a full hand (the state is played on after each)."""
+    for i in range(deals):
+        st = random_endgame(rng, n, rules.HAND_SIZE[n] - i % 6)
+        while st.trick:
+            st.play(rng.choice(st.legal_moves()))
+        while st.phase == "play":
+            yield i, st
+            for _ in range(n):
+                st.play(rng.choice(st.legal_moves()))
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_fitted_evaluation_in_range_and_exact_at_the_end(n):
     """The fitted point split (``set_eval``, issue 28) keeps what the static evaluation
     guarantees: inside the value bounds everywhere, exact one trick from the end
     (TAROT-SCORE-1), and ``set_eval(None)`` gives back the evaluation as built."""
-    rng = random.Random(5000 + n)
     changed = 0
-    for i in range(20):
-        st = random_endgame(rng, n, rules.HAND_SIZE[n] - i % 6)
-        while st.trick:
-            st.play(rng.choice(st.legal_moves()))
-        while st.phase == "play":
-            core = face.from_state(st, tt_bits=4)
-            built = core.static_eval()
-            core.set_eval(FIT)
-            lo, hi = core.bounds()
-            v = core.static_eval()
-            assert lo <= v <= hi, (n, i, lo, v, hi)
-            changed += v != built
-            if tricks_left(st) == 1:
-                assert v == built == ddt.solve(st, tt_bits=8, line=False).value
-            core.set_eval(None)
-            assert core.static_eval() == built
-            for _ in range(n):
-                st.play(rng.choice(st.legal_moves()))
+    for i, st in random_boundaries(random.Random(5000 + n), n):
+        core = face.from_state(st, tt_bits=4)
+        built = core.static_eval()
+        core.set_eval(FIT)
+        lo, hi = core.bounds()
+        v = core.static_eval()
+        assert lo <= v <= hi, (n, i, lo, v, hi)
+        changed += v != built
+        if tricks_left(st) == 1:
+            assert v == built == ddt.solve(st, tt_bits=8, line=False).value
+        core.set_eval(None)
+        assert core.static_eval() == built
     assert changed > 20   # it is another evaluation
 
 
@@ -287,38 +293,33 @@ def test_fitted_truncated_search_equals_depth_limited_minimax():
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_soft_evaluation_averages_the_jump_at_the_threshold(n):
     """``spread`` (evaluation "soft"): the T leaf is the expectation of TAROT-SCORE-1's
-    T over a pile spread around the estimate. It stays inside the value bounds, is the
-    built leaf at spread 0, and lies between the leaves of the pile estimate moved by
-    three spreads down and up (f_points is nondecreasing); near the threshold it is
-    strictly inside the jump, so it differs from the hard leaf somewhere."""
-    rng = random.Random(5500 + n)
+    T over a pile spread around the estimate. It stays inside the value bounds and lies
+    between the leaves of the pile estimate moved by three spreads down and up (f_points
+    is nondecreasing); near the threshold it is strictly inside the jump, so it differs
+    from the hard leaf somewhere."""
     softer = 0
-    for i in range(20):
-        st = random_endgame(rng, n, rules.HAND_SIZE[n] - i % 6)
-        while st.trick:
-            st.play(rng.choice(st.legal_moves()))
-        while tricks_left(st) > 1:
-            core = face.from_state(st, tt_bits=4)
-            lo, hi = core.bounds()
-            core.set_eval(FIT)
-            hard = core.static_eval()
-            core.set_eval(FIT, 14.0)
-            soft = core.static_eval()
-            assert lo <= soft <= hi, (n, i, lo, soft, hi)
-            down, up = list(FIT), list(FIT)
-            down[0] -= 42
-            up[0] += 42
-            core.set_eval(down)
-            v_down = core.static_eval()
-            core.set_eval(up)
-            v_up = core.static_eval()
-            assert v_down <= soft <= v_up, (n, i, v_down, soft, v_up)
-            softer += soft != hard
-            for _ in range(n):
-                st.play(rng.choice(st.legal_moves()))
+    for i, st in random_boundaries(random.Random(5500 + n), n):
+        if tricks_left(st) == 1:
+            continue          # exact there: no estimate to spread
+        core = face.from_state(st, tt_bits=4)
+        lo, hi = core.bounds()
+        core.set_eval(FIT)
+        hard = core.static_eval()
+        core.set_eval(FIT, 14.0)
+        soft = core.static_eval()
+        assert lo <= soft <= hi, (n, i, lo, soft, hi)
+        down, up = list(FIT), list(FIT)
+        down[0] -= 42
+        up[0] += 42
+        core.set_eval(down)
+        v_down = core.static_eval()
+        core.set_eval(up)
+        v_up = core.static_eval()
+        assert v_down <= soft <= v_up, (n, i, v_down, soft, v_up)
+        softer += soft != hard
     assert softer > 10
     with pytest.raises(ValueError, match="spread"):
-        face.from_state(st, tt_bits=4).set_eval(FIT, -1.0)
+        face.from_state(random_endgame(random.Random(5500), n, 4), tt_bits=4).set_eval(FIT, -1.0)
 
 
 def test_soft_truncated_search_equals_depth_limited_minimax():
