@@ -84,7 +84,7 @@ def judge_values(state: GameState, seat: int) -> dict[str, float] | None:
     deal's score, contract and all: ``PimcAgent``'s objective ``mean``; Tarot: the
     oracle's search, see the module's docstring). None when the search could not value
     every card within its node budget (the decision is then left out)."""
-    from .pimc import OracleAgent, PimcAgent, seat_sign
+    from .pimc import OracleAgent, PimcAgent
 
     if state.game not in JUDGE_GAMES:
         raise AtoutError(f"no decision judge for {state.game}")
@@ -93,10 +93,7 @@ def judge_values(state: GameState, seat: int) -> dict[str, float] | None:
         results = oracle.solve_cards(state, oracle.horizon_for(state))
         if any(r.value is None for r in results.values()):
             return None
-        sign = seat_sign(state, seat)
-        # a card with a signal (OTTO-SIG-1) is the same card to the search
-        return {state.move_token(m): sign * float(r.value) for m, r in results.items()
-                if m.kind == "card"}
+        return _seat_values(state, seat, results)
     solve = PimcAgent(worlds=1)._world_solver(state, seat, None)
     holdings = [bit_list(h) for h in state.hands]
     sign, values, _, _ = solve((holdings, None, None))
@@ -109,13 +106,19 @@ def exact_values(state: GameState, seat: int, node_budget: int) -> dict[str, flo
     ``node_budget`` nodes: the judge of ``decision_set.py exact``, for decisions before
     the oracle's exact range (where it is a horizon estimate that reads the static
     evaluation under test)."""
-    from .pimc import seat_sign
-
     if state.game not in ("tarot", "tarocchini"):
         raise AtoutError(f"exact_values judges Tarot and Tarocchini, not {state.game}")
     results = dd.solve_cards(state, node_budget=node_budget, tt_bits=22)
     if any(r.value is None or not r.exact for r in results.values()):
         return None
+    return _seat_values(state, seat, results)
+
+
+def _seat_values(state: GameState, seat: int, results: dict) -> dict[str, float]:
+    """The searched values of the cards (the attack's T or margin) as ``seat``'s gain,
+    by card token (a card with a signal, OTTO-SIG-1, is the same card to the search)."""
+    from .pimc import seat_sign
+
     sign = seat_sign(state, seat)
     return {state.move_token(m): sign * float(r.value) for m, r in results.items()
             if m.kind == "card"}

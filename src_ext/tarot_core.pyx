@@ -1109,20 +1109,19 @@ cdef int last_trick_value(Pos* p) noexcept nogil:
 
 
 cdef int fitted_split(Pos* p, int rp, int A, int D, int lead_side, int mtr_a, int mtr_d,
-                      int mast, int cut) noexcept nogil:
+                      int mast, int cut, int hunted) noexcept nogil:
     """static_eval's share of the attack in the live non-bout points ``rp``, as a linear
     form of the position's features (``set_eval``; the terms of EVAL_TERMS): fitted to
     exact margins, it replaces the power split ``rp * A / (A + D)``, which favours the
     attack and spreads too far (benchmarks/static_eval_fit.py, issue 28). The counts
     static_eval has made for the split come in: trumps above all of the other side's
-    (mtr), plain-suit masters and cuts (attack minus defence). Every term is invariant
+    (mtr), plain-suit masters and cuts (attack minus defence), and whether its Petit
+    rule calls the attack's Petit hunted. Every term is invariant
     under the table key's relative-rank renaming, like the split."""
     cdef uint64_t a0 = p.side_live[1][0], a1 = p.side_live[1][1]
     cdef uint64_t d0 = p.side_live[0][0], d1 = p.side_live[0][1]
     cdef uint64_t at = a0 & TRUMPS, dt = d0 & TRUMPS
     cdef int tr_a = popcount64(at & ~(<uint64_t>1)), tr_d = popcount64(dt & ~(<uint64_t>1))
-    cdef int hunted = (a0 & 1) != 0 and dt != 0 and (
-        tr_d > tr_a or highest_bit(dt) > highest_bit(at))
     cdef double split = rp * A / <double>(A + D) if A + D > 0 else rp / 2.0
     cdef double* w = p.eval_w
     cdef double x = (w[0] + w[1] * split + w[2] * rp
@@ -1193,7 +1192,7 @@ cdef int static_eval(Pos* p) noexcept nogil:
     cdef int n = p.n
     cdef int i, s, k, lead_side, sure = -1, won_all, hs, own, opp, safe, pbs = 0
     cdef int est_p = p.tally.att_pts, est_b = p.tally.att_bouts, chel = 0, rp, A = 0, D = 0
-    cdef int lo, hi, v, ex_other, nt, nv, mtr_a, mtr_d, mast = 0, cut = 0
+    cdef int lo, hi, v, ex_other, nt, nv, mtr_a, mtr_d, mast = 0, cut = 0, hunted = 0
     cdef uint64_t a0 = 0, a1 = 0, d0 = 0, d1 = 0, l0, l1, at, dt, lh0, others, sm, h0
     cdef uint64_t hs_tr, op_tr, lsuits
     if is_over(p):
@@ -1248,6 +1247,7 @@ cdef int static_eval(Pos* p) noexcept nogil:
             if (hs == 1) == (safe != 0):
                 est_p += 9
                 est_b += 1
+            hunted = hs == 1 and not safe
             if opp == 0:
                 pbs = 1 if hs else -1
         # trick-taking power of each side: 4 per trump above all of the opponents'
@@ -1284,7 +1284,8 @@ cdef int static_eval(Pos* p) noexcept nogil:
                 cut -= nv
         rp = p.live_pts - 9 * popcount64(l0 & BOUTS0)   # a bout is worth 9 (doubled)
         if p.eval_fit:
-            est_p += fitted_split(p, rp, A, D, lead_side, mtr_a, mtr_d, mast, cut)
+            est_p += fitted_split(p, rp, A, D, lead_side, mtr_a, mtr_d, mast, cut,
+                                  hunted)
         elif A + D > 0:
             est_p += (rp * A + (A + D) // 2) // (A + D)
         else:
