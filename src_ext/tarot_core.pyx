@@ -281,6 +281,7 @@ cdef uint64_t SUIT0 = (<uint64_t>1 << 14) - 1        # one suit block in word 1
 # / the defence holds the Petit, the attack's Petit is hunted by static_eval's rule
 cdef enum:
     EVAL_TERMS = 13
+    SOFT_HALF = 256       # soft_points' table spans margins -SOFT_HALF..SOFT_HALF-1
 cdef uint64_t BOUTS0 = (<uint64_t>1 << 0) | (<uint64_t>1 << 20) | (<uint64_t>1 << 21)
 # the "low" cards, all worth a half point: T2..T20 (word 0) and the pips 1..10 of each
 # suit block (word 1). Partition search abstracts these below the ranks that mattered.
@@ -463,8 +464,13 @@ cdef struct Pos:
     int eval_fit
     double eval_w[EVAL_TERMS]
     # > 0: the T leaf is f_points' expectation over a final pile spread normally by this
-    # many doubled points around the estimate (set_eval's ``spread``)
+    # many doubled points around the estimate (set_eval's ``spread``); eval_off: the
+    # Gauss-Hermite nodes in doubled points, rounded once (set_eval)
     double eval_sd
+    int eval_off[5]
+    # soft_points by margin e = pts - R(B), for -SOFT_HALF <= e < SOFT_HALF (set_eval
+    # fills it: the contract's base, multiplier and poignée are fixed by then)
+    int soft_tab[2 * SOFT_HALF]
     # relaxed games (set_relax): plain-suit pips (1..10) have no rank; a trick whose
     # best card of the led suit is a pip goes to any of the seats that played one,
     # chosen by the defence (RELAX_DEFENCE) or the attack (RELAX_ATTACK)
@@ -1142,7 +1148,7 @@ GH_W[:] = [0.011257411327721, 0.222075922005613, 0.533333333333333, 0.2220759220
            0.011257411327721]
 
 
-cdef int soft_points(Pos* p, int pts, int bouts) noexcept nogil:
+cdef int soft_points_sum(Pos* p, int pts, int bouts) noexcept nogil:
     """f_points' expectation when the attack's final pile is ``pts`` give or take a
     normal error of ``eval_sd`` doubled points: a leaf near the threshold is worth
     what the contract is worth on average, not one side of TAROT-SCORE-1's jump of
@@ -1150,8 +1156,16 @@ cdef int soft_points(Pos* p, int pts, int bouts) noexcept nogil:
     cdef double v = 0.0
     cdef int i
     for i in range(5):
-        v += GH_W[i] * f_points(p, pts + <int>floor(p.eval_sd * GH_X[i] + 0.5), bouts)
+        v += GH_W[i] * f_points(p, pts + p.eval_off[i], bouts)
     return <int>floor(v + 0.5)
+
+
+cdef inline int soft_points(Pos* p, int pts, int bouts) noexcept nogil:
+    # soft_points_sum from the table set_eval filled (it depends on the margin only)
+    cdef int e = margin(pts, bouts)
+    if -SOFT_HALF <= e < SOFT_HALF:
+        return p.soft_tab[e + SOFT_HALF]
+    return soft_points_sum(p, pts, bouts)
 
 
 cdef int static_eval(Pos* p) noexcept nogil:
@@ -1909,6 +1923,7 @@ cdef class TarotCore:
         self.p.sure_petit = 1
         self.p.eval_fit = 0
         self.p.eval_sd = 0.0
+        self.p.eval_off[:] = [0, 0, 0, 0, 0]
         self.p.relax = RELAX_NONE
         self.p.relax_trumps = 0
         self.p.relax_void = 0
@@ -1987,6 +2002,10 @@ cdef class TarotCore:
         if not 0.0 <= spread <= 100.0:
             raise ValueError(f"set_eval's spread is in doubled points, 0 to 100, got {spread}")
         self.p.eval_sd = spread
+        for i in range(5):
+            self.p.eval_off[i] = <int>floor(spread * GH_X[i] + 0.5)
+        for i in range(2 * SOFT_HALF):      # margin e = i - SOFT_HALF, at R(3 bouts)
+            self.p.soft_tab[i] = soft_points_sum(&self.p, i - SOFT_HALF + R2[3], 3)
         if weights is None:
             self.p.eval_fit = 0
         else:

@@ -12,6 +12,7 @@ horizons raise OptionError."""
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -320,6 +321,41 @@ def test_soft_evaluation_averages_the_jump_at_the_threshold(n):
     assert softer > 10
     with pytest.raises(ValueError, match="spread"):
         face.from_state(random_endgame(random.Random(5500), n, 4), tt_bits=4).set_eval(FIT, -1.0)
+
+
+# the core's 5-point Gauss-Hermite rule (soft_points): weights, and nodes for spread 14
+# rounded to doubled points
+GH_W = (0.011257411327721, 0.222075922005613, 0.533333333333333, 0.222075922005613,
+        0.011257411327721)
+GH_OFF_14 = (-40, -19, 0, 19, 40)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_soft_leaf_is_the_hard_leafs_expectation(n):
+    """The soft T leaf (spread 14) is the Gauss-Hermite average of the hard leaf with
+    the pile estimate moved by each node's offset: moving the fit's intercept by k
+    doubled points moves the estimate by exactly k, and the weights sum to 1, so the
+    petit au bout and chelem terms pass through (TAROT-SCORE-1/3/5). Checks the core's
+    table of soft values against that definition, where no moved leaf is clamped."""
+    checked = 0
+    for i, st in random_boundaries(random.Random(5700 + n), n):
+        if tricks_left(st) == 1:
+            continue
+        core = face.from_state(st, tt_bits=4)
+        lo, hi = core.bounds()
+        hard = []
+        for k in GH_OFF_14:
+            moved = list(FIT)
+            moved[0] += k
+            core.set_eval(moved)
+            hard.append(core.static_eval())
+        if any(v in (lo, hi) for v in hard):
+            continue                  # clamped to the value bounds: not the plain average
+        core.set_eval(FIT, 14.0)
+        expected = math.floor(sum(w * v for w, v in zip(GH_W, hard, strict=True)) + 0.5)
+        assert core.static_eval() == expected, (n, i, hard)
+        checked += 1
+    assert checked > 20
 
 
 def test_soft_truncated_search_equals_depth_limited_minimax():
