@@ -76,7 +76,7 @@ def main() -> None:
     for game, options, label in SETUPS:
         if args.games and label not in args.games and game not in args.games:
             continue
-        spec = args.agent or default_agent(game)
+        spec = args.agent or default_agent(game, options.get("players"))
         if args.extra:
             spec += ("," if ":" in spec else ":") + args.extra
         decisions = []

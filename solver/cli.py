@@ -426,7 +426,7 @@ def evaluate(game, hand, seat, dealer, players, variant, option, auction, turned
 @click.option("--agent", "spec", default=None,
               help="Agent spec: random, heuristic, pimc:worlds=N[,auction=1,bidding=sim...], "
                    "oracle (default: pimc:worlds=100,nodes=4000000; in Coinche and Belote with "
-                   "auction=1).")
+                   "auction=1, in Tarot 4p with evaluation=soft).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help=SEED_HELP)
 @click.option("--seconds", type=click.FloatRange(0, min_open=True), default=None,
               help="Time budget of a PIMC decision (cards; bids with bidding=sim).")

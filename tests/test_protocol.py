@@ -112,12 +112,16 @@ def test_hidden_cards_do_not_change_an_honest_agents_move():
 
 def test_default_agent_per_game():
     """Without an agent: pimc over 100 worlds; in Coinche and Belote its worlds follow
-    the auction (measured stronger there, benchmarks/RESULTS.md)."""
+    the auction, in Tarot 4p its horizon leaves are the fitted evaluation's expected T
+    (measured stronger there, benchmarks/RESULTS.md)."""
     st = first_lead(12)
     reply = ask(cmd="move", record=st.to_record().to_text(), seconds=0.2)
     assert reply["ok"] and reply["agent"] == "pimc:worlds=100,auction=1,nodes=4000000,seconds=0.2"
     assert "auction_fit" in reply["stats"]
     rec = record_text("tarot", {"players": 4}, 2)
+    assert ask(cmd="move", record=rec)["agent"] == \
+        "pimc:worlds=100,nodes=4000000,evaluation=soft"
+    rec = record_text("tarot", {"players": 3}, 2)
     assert ask(cmd="move", record=rec)["agent"] == "pimc:worlds=100,nodes=4000000"
     rec = record_text("belote", {}, 2)
     assert ask(cmd="move", record=rec)["agent"] == "pimc:worlds=100,auction=1,nodes=4000000"
