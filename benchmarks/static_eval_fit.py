@@ -44,10 +44,10 @@ holds more trumps or the top trump; ``kings_diff``: live kings held.
 
 ``--evaluations``: instead of fitting, the evaluations built into the core
 (``solver.dd.tarot.EVALUATIONS``: ``static``, ``fit``, ``soft``) against the exact
-values on the same kind of positions (4 players: the held-out deals only, the fit having
-seen the others at 8-11 tricks left, unless ``--all-deals``; other player counts: every
-deal); a cache without
-their figures is completed by replaying its positions.
+values on the same kind of positions: the held-out deals only (each player count's fit
+saw the others: 4p at 8-11 tricks left, 3p at 8-14, 5p at 8-11), unless ``--all-deals``
+(for positions the fits have not seen: other variants); a cache without their figures
+is completed by replaying its positions.
 
 Errors on the held-out deals by tricks left: MAE, RMSE, bias (mean of prediction -
 exact), sign agreement (prediction >= 0 iff E >= 0: made/fail right). Deterministic.
@@ -185,11 +185,13 @@ def playthrough(state, i: int, v: int, ks: set, eps: float) -> dict:
 
 
 def evaluations(core, objective: str) -> dict:
-    """Every built-in evaluation of a trick-boundary core position (``objective``:
-    "margin" or "T"); the core is left with the evaluation as built."""
+    """Every built-in evaluation (for the position's player count) of a trick-boundary
+    core position (``objective``: "margin" or "T"); the core is left with the
+    evaluation as built."""
     core.set_objective(objective)
     out = {}
-    for name, (weights, spread) in EVALUATIONS.items():
+    for name, by_players in EVALUATIONS.items():
+        weights, spread = by_players[core.n]
         if weights is None and not spread:
             core.set_eval(None)
         else:
@@ -266,7 +268,7 @@ def main() -> None:
     ap.add_argument("--evaluations", action="store_true",
                     help="the core's built-in evaluations against the exact values, no fit")
     ap.add_argument("--all-deals", action="store_true",
-                    help="--evaluations, 4 players: every deal, not only the held-out ones "
+                    help="--evaluations: every deal, not only the held-out ones "
                     "(for positions the fit has not seen: other tricks left or variants)")
     ap.add_argument("--first-variant", type=int, default=0,
                     help="variants first_variant.. (others than a fit has seen)")
@@ -345,7 +347,7 @@ def main() -> None:
 
 def report_evaluations(rows: list[dict], skipped: dict, args) -> None:
     add_evaluations(rows, args)
-    held_out = args.players == 4 and not args.all_deals
+    held_out = not args.all_deals
     held = [r for r in rows if not held_out or r["deal"] % 3 == 2]
     print(f"{args.players} players: {len(held)} positions"
           f"{' (held-out deals)' if held_out else ''}, skipped at the budget: "
@@ -361,7 +363,7 @@ def report_evaluations(rows: list[dict], skipped: dict, args) -> None:
             part = [r for r in sel if k == "all" or r["k"] == k]
             y = np.array([r[exact] for r in part], float)
             for name in EVALUATIONS:
-                if key == "ev" and EVALUATIONS[name][1]:
+                if key == "ev" and EVALUATIONS[name][args.players][1]:
                     continue       # the spread changes T only
                 e = errors(np.array([r[key][name] for r in part], float), y)
                 print(f"| {k} | {name} | {len(part)} | {e['mae']:.1f} | {e['rmse']:.1f} | "

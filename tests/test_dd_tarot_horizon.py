@@ -201,7 +201,7 @@ def test_default_horizon():
     assert all(r.complete and not r.exact for r in res.values())
 
 
-FIT = ddt.EVALUATIONS["fit"][0]
+FIT = ddt.EVALUATIONS["fit"][4][0]   # the 4p fit, as a set of weights for any count
 
 
 def random_boundaries(rng: random.Random, n: int, deals: int = 20):
@@ -279,9 +279,10 @@ def test_fitted_truncated_search_equals_depth_limited_minimax():
         st = random_endgame(rng, n, 5 if n < 5 else 4)
         res = ddt.solve(st, tt_bits=12, line=False, horizon=1)
         core = face.from_state(st, tt_bits=12)
-        core.set_eval(FIT)
+        weights = ddt.EVALUATIONS["fit"][n][0]      # the player count's own fit
+        core.set_eval(weights)
         core.set_horizon(1)
-        leaf = static_leaf(core.trick_no + 2, FIT)
+        leaf = static_leaf(core.trick_no + 2, weights)
         assert core.value()[0] == brute_force(st, {}, leaf=leaf), (n, i)
         cards = ddt.solve_cards(st, tt_bits=12, horizon=1, evaluation="fit")
         for mv, r in cards.items():
@@ -364,9 +365,10 @@ def test_soft_truncated_search_equals_depth_limited_minimax():
         n = 3 + i
         st = random_endgame(rng, n, 5 if n < 5 else 4)
         core = face.from_state(st, tt_bits=12)
-        core.set_eval(FIT, 14.0)
+        weights, spread = ddt.EVALUATIONS["soft"][n]
+        core.set_eval(weights, spread)
         core.set_horizon(1)
-        leaf = static_leaf(core.trick_no + 2, FIT, 14.0)
+        leaf = static_leaf(core.trick_no + 2, weights, spread)
         assert core.value()[0] == brute_force(st, {}, leaf=leaf), (n, i)
         cards = ddt.solve_cards(st, tt_bits=12, horizon=1, evaluation="soft")
         for mv, r in cards.items():

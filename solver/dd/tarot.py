@@ -93,25 +93,37 @@ BEFORE_FEATURES = {"merge2": False, "sure_ex": False, "sure_trumps": False,
 SEARCHES = ("now", "before")
 
 # the static evaluation's point split (``TarotCore.set_eval``): "static" = by
-# trick-taking power, as built; "fit" = the linear form fitted by least squares to
-# 3,922 exact margins at 8-11 tricks left (4p, benchmarks/static_eval_fit.py, 2026-12-03,
-# "split-fit": held-out MAE 17.4 -> 11.3 doubled points, bias +7.7 -> +0.7); terms in
-# the core's order: intercept, power split, live points, live points A - D, trumps A - D,
-# master trumps A - D, plain-suit masters A - D, cuts A - D, the attack leads, kings
-# A - D, the attack / the defence holds the Petit, the attack's Petit is hunted; "soft":
-# the same, its T the expectation over the fit's held-out error (RMSE 13.9 doubled points)
-_FIT = (11.961, 0.937, -0.012, 0.184, 2.141, -0.303, 0.980, -1.774, 4.471, 1.843,
-        -7.845, -12.677, 26.198)
-EVALUATIONS: dict[str, tuple[tuple[float, ...] | None, float]] = {
-    "static": (None, 0.0),
-    "fit": (_FIT, 0.0),
-    "soft": (_FIT, 14.0),
+# trick-taking power, as built; "fit" = a linear form fitted by least squares to exact
+# margins, one per player count (benchmarks/static_eval_fit.py "split-fit", fitted on the
+# deals with deal % 3 != 2; the core's MAE / RMSE on the held-out deals in doubled points,
+# static -> fit): 4p 3,922 margins at 8-11 tricks left (17.4 / 21.2 -> 10.4 / 13.2);
+# 3p 2,841 at 8-14 left (14.8 / 18.5 -> 7.6 / 10.7; the 4p fit 10.1 / 12.8); 5p 1,396 at
+# 8-11 left (22.1 / 26.2 -> 14.1 / 18.2; the 4p fit 16.4 / 20.4). Terms in the core's
+# order: intercept, power split, live points, live points A - D, trumps A - D, master
+# trumps A - D, plain-suit masters A - D, cuts A - D, the attack leads, kings A - D, the
+# attack / the defence holds the Petit, the attack's Petit is hunted. "soft": the same,
+# its T the expectation over the fit's held-out error (``_SPREADS``: about its RMSE).
+_FITS: dict[int, tuple[float, ...]] = {
+    3: (5.669, 0.889, 0.049, 0.319, 1.921, -1.405, 0.958, -0.138, 1.805, -0.604,
+        1.188, -12.425, 18.697),
+    4: (11.961, 0.937, -0.012, 0.184, 2.141, -0.303, 0.980, -1.774, 4.471, 1.843,
+        -7.845, -12.677, 26.198),
+    5: (7.328, 1.105, -0.156, 0.339, 1.307, 3.435, 0.180, 1.879, 12.548, 2.706, 1.437,
+        -9.394, 22.547),
+}
+_SPREADS = {3: 11.0, 4: 14.0, 5: 18.0}
+# name -> player count -> (set_eval's weights, spread)
+EVALUATIONS: dict[str, dict[int, tuple[tuple[float, ...] | None, float]]] = {
+    "static": {n: (None, 0.0) for n in _FITS},
+    "fit": {n: (w, 0.0) for n, w in _FITS.items()},
+    "soft": {n: (w, _SPREADS[n]) for n, w in _FITS.items()},
 }
 # the evaluation of the estimates an analysis gives where the exact search stops
 # (``atout solve``'s cards, the DD table with a horizon): against exact values (2026-12-03,
 # benchmarks/RESULTS.md) "fit" has the smallest error -- T on held-out 4p deals at 8-11
 # left, MAE 18.1 -> 12.7 (soft 15.8); margins at 12-13 left 19.6 -> 12.1 and made/fail
-# 75 % -> 81 % right; 3p / 5p at 8-10 left 13.2 -> 9.4 / 23.1 -> 17.1. PIMC keeps
+# 75 % -> 81 % right; 3p / 5p margins on fresh play-throughs at 8-12 / 8-10 left
+# 14.7 -> 8.1 / 23.2 -> 12.6 with their own fits (the 4p fit: 9.4 / 17.1). PIMC keeps
 # "static" unless ``evaluation=`` says otherwise (a match decides its default).
 ANALYSIS_EVALUATION = "fit"
 
@@ -127,7 +139,7 @@ def _core(state: Any, tt_bits: int, poignee: int | None, horizon: int | None,
     elif search != "now":
         raise OptionError(f"search must be one of {', '.join(SEARCHES)}, got {search!r}")
     if evaluation != "static":
-        core.set_eval(*EVALUATIONS[evaluation])
+        core.set_eval(*EVALUATIONS[evaluation][state.players])
     core.set_horizon(horizon)
     return core
 
