@@ -51,7 +51,7 @@ from .games.belote_common import (
     trick_winner,
 )
 from .notation import Deal
-from .sampling import DealSampler
+from .sampling import DealSampler, InconsistentConstraintsError
 
 FULL = (1 << 32) - 1
 MAX_REDRAWS = 5_000  # rejection budget for heard-but-unseen sequence announces
@@ -210,23 +210,76 @@ class BeloteHidden(Hidden):
 class _AnnounceSampler:
     """Uniform over the deals of ``base`` in which the heard announces are possible
     (rejection: redraw until consistent; after ``MAX_REDRAWS`` the last draw is kept and
-    ``world`` drops the announces it cannot realise)."""
+    ``world`` drops the announces it cannot realise).
+
+    A sequence heard by its type alone needs a run of its length in the seat's hand,
+    which few uniform deals give (~40 draws a world at trick 1: most of a Coinche
+    decision's time). So the draws come from the union of the deals in which that seat
+    holds one given run (``_run_parts``), uniformly (Karp-Luby: a run drawn by its
+    number of deals, a deal holding it, kept with probability 1 / the number of runs
+    of the union it holds), and only then checked by ``consistent``: still uniform over
+    the consistent deals, which all lie in the union."""
 
     def __init__(self, base: DealSampler, hidden_: BeloteHidden):
         self.base, self.hidden = base, hidden_
         self.capacities = base.capacities
+        self.seat, self.parts = self._run_parts()
+        self.total = sum(n for _, _, n in self.parts)
+
+    def _run_parts(self) -> tuple[int, list[tuple[int, DealSampler, int]]]:
+        """The first seat whose heard sequences need a run of ``need`` cards, and per
+        run of that length it can have begun the play with: (the run's cards, the
+        sampler of the deals giving it the run's unknown cards, their number); no parts
+        when no seat needs a run (or none can hold one: plain rejection then)."""
+        h = self.hidden
+        for s, wanted in sorted(h.heard.items()):
+            need = max((_SEQ_LENGTH[k] for k, _ in wanted if k in _SEQ_LENGTH), default=0)
+            if need and h.must_check(s):
+                break
+        else:
+            return -1, []
+        known = h.start_hand(s, [[] for _ in self.capacities])   # its fixed and played
+        parts = []
+        for start in bit_list(_RUN_STARTS[need]):
+            run = ((1 << need) - 1) << start
+            unknown = bit_list(run & ~known)
+            if any(not (h.allowed.get(c, 0) >> s) & 1 for c in unknown):
+                continue                    # a card of the run is known to be elsewhere
+            allowed = dict(h.allowed)
+            allowed.update({c: 1 << s for c in unknown})
+            try:
+                sampler = DealSampler(allowed, self.capacities)
+            except InconsistentConstraintsError:
+                continue                    # no deal gives the seat this run
+            parts.append((run, sampler, sampler.count()))
+        return s, parts
 
     def count(self) -> int:
         """Number of deals satisfying the per-card constraints (an upper bound)."""
         return self.base.count()
 
+    def _union_draw(self, rng: random.Random) -> list[list[int]] | None:
+        """A deal uniform over the union of the parts, or None (rejected: draw again)."""
+        target = rng.randrange(self.total)
+        i = 0
+        while target >= self.parts[i][2]:
+            target -= self.parts[i][2]
+            i += 1
+        draw = self.parts[i][1].sample(rng)
+        hand = self.hidden.start_hand(self.seat, draw)
+        held = sum(1 for r, _, _ in self.parts if r & ~hand == 0)
+        return draw if held == 1 or rng.randrange(held) == 0 else None
+
     def sample(self, rng: random.Random) -> list[list[int]]:
-        draw = self.base.sample(rng)
+        draw = None
         for _ in range(MAX_REDRAWS):
+            d = self._union_draw(rng) if self.parts else self.base.sample(rng)
+            if d is None:
+                continue
+            draw = d
             if self.hidden.consistent(draw):
                 return draw
-            draw = self.base.sample(rng)
-        return draw
+        return draw if draw is not None else self.base.sample(rng)
 
     def samples(self, n: int, seed: int) -> list[list[list[int]]]:
         rng = random.Random(seed)

@@ -370,3 +370,30 @@ def test_the_run_prefilter_is_what_the_runs_say():
             assert _has_runs(hand, [(kind, None)]) == (longest >= n)
             assert _has_runs(hand, [("carre", 3), (kind, None)]) == (longest >= n)
         assert _has_runs(hand, [("carre", 5)])
+
+
+def test_heard_sequence_worlds_are_uniform_over_the_consistent_deals():
+    # BELOTE-ANN-5: a tierce heard by its type alone. The sampler draws from the union of
+    # "the seat holds this run" (Karp-Luby) before the full check: every consistent deal
+    # comes out, no other, each about equally often -- the one deal holding both runs
+    # too (drawn through either run, it is kept half the time)
+    from collections import Counter
+
+    from solver.worlds_belote import BeloteHidden
+
+    unknown = DECK.parse_cards("7S 8S 9S 7H 8H 9H JD QD KC AC")
+    allowed = {x: 0b0110 for x in unknown}           # seats 1 and 2 hold them: 6 + 4
+    h = BeloteHidden(["seat0", "seat1", "seat2", "seat3"], {}, allowed, [0, 6, 4, 0],
+                     [0, 0, 0, 0], {1: [("tierce", None)]})
+    sampler = h.sampler()
+    assert len(sampler.parts) == 2                    # 789 of spades, of hearts
+    consistent = {tuple(map(tuple, d)) for d in sampler.deals()}
+    assert len(consistent) == 69                      # 35 + 35 - the one with both
+    both = tuple(sorted(DECK.parse_cards("7S 8S 9S 7H 8H 9H")))
+    draws = Counter(tuple(map(tuple, d)) for d in sampler.samples(12000, seed=3))
+    assert set(draws) == consistent
+    mean = 12000 / len(consistent)
+    chi2 = sum((k - mean) ** 2 / mean for k in draws.values())
+    assert chi2 < 120, chi2                           # 68 degrees of freedom: mean 68, sd 12
+    double = [k for d, k in draws.items() if d[1] == both]
+    assert len(double) == 1 and abs(double[0] - mean) < 0.4 * mean, (double, mean)
