@@ -26,6 +26,7 @@ which the other hands are the drawn ones. Inferences, all from the observation o
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -55,6 +56,7 @@ from .sampling import DealSampler, InconsistentConstraintsError
 
 FULL = (1 << 32) - 1
 MAX_REDRAWS = 5_000  # rejection budget for heard-but-unseen sequence announces
+MAX_RUN_PARTS = 256  # combinations of heard runs drawn from (_AnnounceSampler)
 
 
 def _trick_cards(trick) -> list[tuple[int, int]]:
@@ -214,45 +216,52 @@ class _AnnounceSampler:
 
     A sequence heard by its type alone needs a run of its length in the seat's hand,
     which few uniform deals give (~40 draws a world at trick 1: most of a Coinche
-    decision's time). So the draws come from the union of the deals in which that seat
-    holds one given run (``_run_parts``), uniformly (Karp-Luby: a run drawn by its
-    number of deals, a deal holding it, kept with probability 1 / the number of runs
-    of the union it holds), and only then checked by ``consistent``: still uniform over
-    the consistent deals, which all lie in the union."""
+    decision's time). So the draws come from the union, over one run per such seat, of
+    the deals in which each of those seats holds its run (``_run_parts``), uniformly
+    (Karp-Luby: a combination of runs drawn by its number of deals, a deal holding it,
+    kept with probability 1 / the number of the union's combinations it holds), and
+    only then checked by ``consistent``: still uniform over the consistent deals, which
+    all lie in the union."""
 
     def __init__(self, base: DealSampler, hidden_: BeloteHidden):
         self.base, self.hidden = base, hidden_
         self.capacities = base.capacities
-        self.seat, self.parts = self._run_parts()
-        self.total = sum(n for _, _, n in self.parts)
+        self.runs, self.parts = self._run_parts()
+        self.total = sum(n for _, n in self.parts)
 
-    def _run_parts(self) -> tuple[int, list[tuple[int, DealSampler, int]]]:
-        """The first seat whose heard sequences need a run of ``need`` cards, and per
-        run of that length it can have begun the play with: (the run's cards, the
-        sampler of the deals giving it the run's unknown cards, their number); no parts
-        when no seat needs a run (or none can hold one: plain rejection then)."""
+    def _run_parts(self) -> tuple[dict[int, list[int]], list[tuple[DealSampler, int]]]:
+        """Per seat whose heard sequences need a run (of the longest one's length), the
+        runs it can have begun the play with; and per combination of one run a seat
+        (at most MAX_RUN_PARTS of them: the later seats are left to ``consistent``),
+        the sampler of the deals giving each seat its run and their number. No parts
+        when no seat needs a run (plain rejection then)."""
         h = self.hidden
+        runs: dict[int, list[int]] = {}
+        size = 1
         for s, wanted in sorted(h.heard.items()):
             need = max((_SEQ_LENGTH[k] for k, _ in wanted if k in _SEQ_LENGTH), default=0)
-            if need and h.must_check(s):
+            if not need or not h.must_check(s):
+                continue
+            known = h.start_hand(s, [[] for _ in self.capacities])  # its fixed and played
+            mine = [r for r in (((1 << need) - 1) << i for i in bit_list(_RUN_STARTS[need]))
+                    if all((h.allowed.get(c, 0) >> s) & 1 for c in bit_list(r & ~known))]
+            if size * len(mine) > MAX_RUN_PARTS:
                 break
-        else:
-            return -1, []
-        known = h.start_hand(s, [[] for _ in self.capacities])   # its fixed and played
+            runs[s] = mine
+            size *= len(mine)
         parts = []
-        for start in bit_list(_RUN_STARTS[need]):
-            run = ((1 << need) - 1) << start
-            unknown = bit_list(run & ~known)
-            if any(not (h.allowed.get(c, 0) >> s) & 1 for c in unknown):
-                continue                    # a card of the run is known to be elsewhere
+        for combo in itertools.product(*runs.values()):
             allowed = dict(h.allowed)
-            allowed.update({c: 1 << s for c in unknown})
+            for s, r in zip(runs, combo, strict=True):
+                known = h.start_hand(s, [[] for _ in self.capacities])
+                for c in bit_list(r & ~known):
+                    allowed[c] = allowed.get(c, 0) & (1 << s)
             try:
                 sampler = DealSampler(allowed, self.capacities)
             except InconsistentConstraintsError:
-                continue                    # no deal gives the seat this run
-            parts.append((run, sampler, sampler.count()))
-        return s, parts
+                continue                    # no deal gives every seat its run
+            parts.append((sampler, sampler.count()))
+        return (runs, parts) if runs else ({}, [])
 
     def count(self) -> int:
         """Number of deals satisfying the per-card constraints (an upper bound)."""
@@ -262,12 +271,14 @@ class _AnnounceSampler:
         """A deal uniform over the union of the parts, or None (rejected: draw again)."""
         target = rng.randrange(self.total)
         i = 0
-        while target >= self.parts[i][2]:
-            target -= self.parts[i][2]
+        while target >= self.parts[i][1]:
+            target -= self.parts[i][1]
             i += 1
-        draw = self.parts[i][1].sample(rng)
-        hand = self.hidden.start_hand(self.seat, draw)
-        held = sum(1 for r, _, _ in self.parts if r & ~hand == 0)
+        draw = self.parts[i][0].sample(rng)
+        held = 1      # the combinations holding the deal (each one has it: none empty)
+        for s, mine in self.runs.items():
+            hand = self.hidden.start_hand(s, draw)
+            held *= sum(1 for r in mine if r & ~hand == 0)
         return draw if held == 1 or rng.randrange(held) == 0 else None
 
     def sample(self, rng: random.Random) -> list[list[int]]:

@@ -397,3 +397,25 @@ def test_heard_sequence_worlds_are_uniform_over_the_consistent_deals():
     assert chi2 < 120, chi2                           # 68 degrees of freedom: mean 68, sd 12
     double = [k for d, k in draws.items() if d[1] == both]
     assert len(double) == 1 and abs(double[0] - mean) < 0.4 * mean, (double, mean)
+
+
+def test_two_seats_heard_sequences_worlds_are_uniform():
+    # BELOTE-ANN-5: two seats heard a tierce each; the draws come from the combinations
+    # of one run per seat: every consistent deal, no other, about equally often
+    from collections import Counter
+
+    from solver.worlds_belote import BeloteHidden
+
+    unknown = DECK.parse_cards("7S 8S 9S 7H 8H 9H JD QD KC AC")
+    allowed = {x: 0b0110 for x in unknown}
+    h = BeloteHidden(["seat0", "seat1", "seat2", "seat3"], {}, allowed, [0, 5, 5, 0],
+                     [0, 0, 0, 0], {1: [("tierce", None)], 2: [("tierce", None)]})
+    sampler = h.sampler()
+    assert sorted(sampler.runs) == [1, 2] and len(sampler.parts) == 2   # (S, H), (H, S)
+    consistent = {tuple(map(tuple, d)) for d in sampler.deals()}
+    assert len(consistent) == 12                      # 2 ways to place the runs x C(4, 2)
+    draws = Counter(tuple(map(tuple, d)) for d in sampler.samples(6000, seed=4))
+    assert set(draws) == consistent
+    mean = 6000 / len(consistent)
+    chi2 = sum((k - mean) ** 2 / mean for k in draws.values())
+    assert chi2 < 40, chi2                            # 11 degrees of freedom
