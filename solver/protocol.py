@@ -10,9 +10,9 @@ echoed in the reply):
     ``{"ok": true, "move": TOKEN, "seat": S, "phase": P, "agent": SPEC, "time": T}``
     (``stats``: the PIMC worlds used). Without ``agent``: ``pimc:worlds=100`` within
     4M search nodes, its worlds following the auction in Coinche and Belote, its
-    horizon leaves scored by the fitted evaluation in Tarot 4p (``default_agent``). ``seconds`` bounds a
-    PIMC decision (the worlds solved when it runs out are used; with
-    ``bidding=sim``, bids too); ``seat``, if given, must be the seat to act. Honest
+    horizon leaves scored by the fitted evaluation in Tarot 4p (``default_agent``).
+    ``seconds`` bounds a PIMC decision (the worlds solved when it runs out are used;
+    with ``bidding=sim``, bids too); ``seat``, if given, must be the seat to act. Honest
     agents read only what that seat knows (``state.observation``): the other hands
     in the record do not change their choice; ``oracle`` sees all.
 ``{"cmd": "legal", "record": REC}``
