@@ -237,31 +237,33 @@ class _AnnounceSampler:
         when no seat needs a run (plain rejection then)."""
         h = self.hidden
         runs: dict[int, list[int]] = {}
+        known: dict[int, int] = {}          # per seat, its fixed and played cards
         size = 1
         for s, wanted in sorted(h.heard.items()):
             need = max((_SEQ_LENGTH[k] for k, _ in wanted if k in _SEQ_LENGTH), default=0)
             if not need or not h.must_check(s):
                 continue
-            known = h.start_hand(s, [[] for _ in self.capacities])  # its fixed and played
+            known[s] = h.start_hand(s, [[] for _ in self.capacities])
             mine = [r for r in (((1 << need) - 1) << i for i in bit_list(_RUN_STARTS[need]))
-                    if all((h.allowed.get(c, 0) >> s) & 1 for c in bit_list(r & ~known))]
+                    if all((h.allowed.get(c, 0) >> s) & 1 for c in bit_list(r & ~known[s]))]
             if size * len(mine) > MAX_RUN_PARTS:
                 break
             runs[s] = mine
             size *= len(mine)
+        if not runs:
+            return {}, []
         parts = []
         for combo in itertools.product(*runs.values()):
             allowed = dict(h.allowed)
             for s, r in zip(runs, combo, strict=True):
-                known = h.start_hand(s, [[] for _ in self.capacities])
-                for c in bit_list(r & ~known):
+                for c in bit_list(r & ~known[s]):
                     allowed[c] = allowed.get(c, 0) & (1 << s)
             try:
                 sampler = DealSampler(allowed, self.capacities)
             except InconsistentConstraintsError:
                 continue                    # no deal gives every seat its run
             parts.append((sampler, sampler.count()))
-        return (runs, parts) if runs else ({}, [])
+        return runs, parts
 
     def count(self) -> int:
         """Number of deals satisfying the per-card constraints (an upper bound)."""

@@ -464,10 +464,8 @@ cdef struct Pos:
     int eval_fit
     double eval_w[EVAL_TERMS]
     # > 0: the T leaf is f_points' expectation over a final pile spread normally by this
-    # many doubled points around the estimate (set_eval's ``spread``); eval_off: the
-    # Gauss-Hermite nodes in doubled points, rounded once (set_eval)
+    # many doubled points around the estimate (set_eval's ``spread``)
     double eval_sd
-    int eval_off[5]
     # soft_points by margin e = pts - R(B), for -SOFT_HALF <= e < SOFT_HALF (set_eval
     # fills it: the contract's base, multiplier and poignée are fixed by then)
     int soft_tab[2 * SOFT_HALF]
@@ -1156,7 +1154,7 @@ cdef int soft_points_sum(Pos* p, int pts, int bouts) noexcept nogil:
     cdef double v = 0.0
     cdef int i
     for i in range(5):
-        v += GH_W[i] * f_points(p, pts + p.eval_off[i], bouts)
+        v += GH_W[i] * f_points(p, pts + <int>floor(p.eval_sd * GH_X[i] + 0.5), bouts)
     return <int>floor(v + 0.5)
 
 
@@ -1923,7 +1921,6 @@ cdef class TarotCore:
         self.p.sure_petit = 1
         self.p.eval_fit = 0
         self.p.eval_sd = 0.0
-        self.p.eval_off[:] = [0, 0, 0, 0, 0]
         self.p.relax = RELAX_NONE
         self.p.relax_trumps = 0
         self.p.relax_void = 0
@@ -2002,8 +1999,6 @@ cdef class TarotCore:
         if not 0.0 <= spread <= 100.0:
             raise ValueError(f"set_eval's spread is in doubled points, 0 to 100, got {spread}")
         self.p.eval_sd = spread
-        for i in range(5):
-            self.p.eval_off[i] = <int>floor(spread * GH_X[i] + 0.5)
         for i in range(2 * SOFT_HALF):      # margin e = i - SOFT_HALF, at R(3 bouts)
             self.p.soft_tab[i] = soft_points_sum(&self.p, i - SOFT_HALF + R2[3], 3)
         if weights is None:
