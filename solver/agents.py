@@ -79,7 +79,8 @@ GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  # αμ over the last tricks (solver.alphamu)
                  "alphamu": ("coinche", "belote"), "alphamu_tricks": ("coinche", "belote"),
                  "alphamu_front": ("coinche", "belote"),
-                 "evaluation": ("tarot",)}   # the horizon's static evaluation
+                 "evaluation": ("tarot",),   # the horizon's static evaluation
+                 "ecart": ("tarot",)}        # the taker's écart by simulation
 
 
 def agent_options(name: str) -> list[str]:

@@ -192,7 +192,7 @@ class _CardAgent(Agent):
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", search: str = "now",
-                 evaluation: str = "static"):
+                 evaluation: str = "static", ecart: str = "heuristic"):
         super().__init__(seed)
         if search not in ("now", "before"):
             raise OptionError(f"search must be now or before, got {search!r}")
@@ -217,6 +217,13 @@ class _CardAgent(Agent):
         self.tt_bits = tt_bits
         self.bidding = bidding
         self.bid_samples = bid_samples
+        # Tarot: the taker's écart alone by simulation (``ecart='sim'``: the best mean
+        # T of the candidate écarts over ``bid_samples`` worlds, solver.bidding.tarot),
+        # the bids and the other decisions left to ``bidding``
+        if ecart not in ("heuristic", "sim"):
+            raise OptionError(f"ecart must be heuristic or sim, got {ecart!r}")
+        self.ecart = ecart
+        self.deal_seed = seed
         self.seconds: float | None = None  # a decision's time budget (pimc sets it)
 
     def budget(self, state: GameState) -> int | None:
@@ -287,8 +294,10 @@ class _CardAgent(Agent):
         move = self.helper.choose(state, seat)
         return move if move in cards else cards[0]
 
-    def _simulated_decision(self, state: GameState, seat: int) -> Move | None:
-        """A non-card decision from the game's bid analysis, or None to fall back."""
+    def _simulated_decision(self, state: GameState, seat: int,
+                            seed: int | None = None) -> Move | None:
+        """A non-card decision from the game's bid analysis (its worlds drawn from
+        ``seed``, else from the agent's stream), or None to fall back."""
         import importlib
 
         from .bidding import BIDDING_MODULES
@@ -300,12 +309,14 @@ class _CardAgent(Agent):
         decide = getattr(module, "decide", None)
         if decide is None:
             return None
-        return decide(state, seat, self.bid_samples, self.rng.randrange(1 << 30),
-                      seconds=self.seconds)
+        if seed is None:
+            seed = self.rng.randrange(1 << 30)
+        return decide(state, seat, self.bid_samples, seed, seconds=self.seconds)
 
     def reset(self, seed: int) -> None:
         super().reset(seed)
         self.helper.reset(seed)
+        self.deal_seed = seed
 
     def choose(self, state: GameState, seat: int) -> Move:
         legal = state.legal_moves()
@@ -316,6 +327,10 @@ class _CardAgent(Agent):
             move = None
             if self.bidding == "sim":
                 move = self._simulated_decision(state, seat)
+            elif self.ecart == "sim" and getattr(state, "phase", None) == "ecart":
+                # seeded by the deal, not drawn from the agent's stream: the card play
+                # after it then draws the worlds it would draw after a heuristic écart
+                move = self._simulated_decision(state, seat, self.deal_seed)
             if move is None:
                 move = self.helper.choose(state, seat)
             if move.kind != "card" or not cards:
@@ -342,9 +357,9 @@ class PimcAgent(_CardAgent):
                  pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
                  chains: int = 5, nodes: int | None = None, model: str = "heuristic",
                  alphamu: int = 0, alphamu_tricks: int = 3, alphamu_front: int = 64,
-                 evaluation: str = "static"):
+                 evaluation: str = "static", ecart: str = "heuristic"):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search,
-                         evaluation)
+                         evaluation, ecart)
         # αμ over the last tricks (Belote, Coinche; solver.alphamu): when at most
         # ``alphamu_tricks`` tricks are left (the one in progress counted), the card is
         # chosen by an αμ search of ``alphamu`` of the seat's own cards over the same

@@ -285,6 +285,38 @@ def test_pimc_agent_with_simulation_bidding_plays_complete_deals(players):
     assert st.contract is not None
 
 
+def test_pimc_ecart_by_simulation_alone():
+    # pimc ecart=sim: the taker's écart (TAROT-DOG-2) is decide()'s, seeded by the deal;
+    # the bid stays the heuristic's (TAROT-BID-1) and the agent's random stream is not
+    # drawn from, so the card play after the écart samples what it would have sampled
+    from solver.errors import OptionError
+    from solver.heuristic import HeuristicAgent
+    from solver.pimc import PimcAgent
+
+    st = T.new_state({"players": 4}, dealer=3, seed=12)
+    agent = PimcAgent(worlds=1, ecart="sim", bid_samples=2)
+    agent.reset(7)
+    helper = HeuristicAgent(0)
+    helper.reset(7)
+    assert agent.choose(st, st.to_act) == helper.choose(st, st.to_act)
+    st.play("garde")
+    for _ in range(3):
+        st.play("pass")
+    assert st.phase == "ecart"
+    chosen = []
+    stream = agent.rng.getstate()
+    for _ in range(6):
+        want = bt.decide(st, st.taker, 2, 7)
+        mv = agent.choose(st, st.taker)
+        assert mv == want and mv.kind == "discard" and mv in st.legal_moves()
+        chosen.append(mv.value)
+        st.play(mv)
+    assert agent.rng.getstate() == stream
+    assert st.phase == "chelem" and st.ecart == sum(1 << c for c in chosen)
+    with pytest.raises(OptionError, match="ecart must be heuristic or sim"):
+        PimcAgent(ecart="dog")
+
+
 @pytest.mark.parametrize("params", [{"ending": -1}, {"node_budget": 0}, {"ecarts": "x"}])
 def test_evaluator_parameters_are_checked(params):
     from solver.errors import OptionError
