@@ -1465,14 +1465,17 @@ cdef inline void trick_rel(int* cards, int n, uint64_t* rel) noexcept nogil:
             return
 
 
-cdef void bounds_rel(Pos* p, int x, uint64_t* rel) noexcept nogil:
-    """Marks for a cut by value_bounds (at x) at a trick boundary: the ranks its sure
-    points read. The highest live trump (who holds it); and, unless the bounds without
-    the sure tricks cut too, with sure_trumps each side's highest trump (master trumps
-    are those above the other side's highest) and with sure_lead, in each suit the
-    leader holds, the highest card of the other seats (his run of top cards ends
-    there). Everything else value_bounds reads is suits, counts and the point cards'
-    owners."""
+cdef int bounds_rel(Pos* p, int x, int v, uint64_t* rel) noexcept nogil:
+    """Marks for a cut by value_bounds (bound v at the window x) at a trick boundary:
+    the ranks its sure points read; returns the bound the cut may report for the whole
+    class these marks define. The highest live trump (who holds it); and, unless the
+    bounds without the sure tricks cut too (then their bound is returned: v itself
+    rests on the ranks left unmarked, and a class entry storing it would hold it for
+    positions whose sure tricks are fewer), with sure_trumps each side's highest trump
+    (master trumps are those above the other side's highest) and with sure_lead, in
+    each suit the leader holds, the highest card of the other seats (his run of top
+    cards ends there). Everything else value_bounds reads is suits, counts and the
+    point cards' owners."""
     cdef uint64_t t = p.live[0] & TRUMPS, sm, others
     cdef int L = p.tally.leader, s, lo, hi, st = p.sure_trumps, sl = p.sure_lead, c, low
     if t:
@@ -1483,8 +1486,10 @@ cdef void bounds_rel(Pos* p, int x, uint64_t* rel) noexcept nogil:
         value_bounds(p, &lo, &hi)
         p.sure_trumps = st
         p.sure_lead = sl
-        if lo >= x or hi < x:
-            return
+        if lo >= x:
+            return lo
+        if hi < x:
+            return hi
     if p.sure_trumps and p.sure_match:
         # each seat's count of sure trump tricks reads the order of the live trumps
         # down to its lowest sure one (seat_sure_trumps_at): the lowest of these over
@@ -1514,6 +1519,7 @@ cdef void bounds_rel(Pos* p, int x, uint64_t* rel) noexcept nogil:
                 others = p.live[1] & sm & ~p.hand[L][1]
                 if others:
                     mark_low(rel, 22 + highest_bit(others))
+    return v
 
 
 cdef inline void add_bound(int x, int v, int p0, int* lb, int* lb_p, int* ub,
@@ -2981,12 +2987,12 @@ cdef class TarotCore:
                 if lo >= x:
                     self.tstat[p.trick_no][2] += 1
                     if self.use_part:
-                        bounds_rel(p, x, rel)
+                        return bounds_rel(p, x, lo, rel)
                     return lo
                 if hi < x:
                     self.tstat[p.trick_no][2] += 1
                     if self.use_part:
-                        bounds_rel(p, x, rel)
+                        return bounds_rel(p, x, hi, rel)
                     return hi
             if self.use_tt:
                 store_offsets(p, &p0, &off)

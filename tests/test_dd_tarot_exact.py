@@ -361,6 +361,31 @@ def test_partition_class_hits_are_verified(n):
     assert checked > 10
 
 
+@pytest.mark.parametrize("n, left, seed, objective", [(4, 5, 1230, "margin"),
+                                                      (4, 5, 2775, "T"),
+                                                      (3, 7, 41115, "T"),
+                                                      (3, 7, 41662, "margin")])
+def test_partition_bound_cuts_report_only_what_their_marks_prove(n, left, seed, objective):
+    """A cut by value_bounds whose plain bounds already cut (without the sure tricks,
+    TAROT-PLAY-6 master trumps, and the leader's quick tricks, TAROT-PLAY-4) marks none
+    of the ranks the sure tricks read, so it must report the plain bound: reporting the
+    sharper one stored it for a class where it does not hold (found as a wrong exact
+    value, 3p seed 41115: -31 for -32, and as an écart simulation's optimal line that
+    could not be followed). Same values as without partition search, and no class hit
+    contradicted."""
+    st = random_endgame(random.Random(seed), n, left)
+    values = {}
+    for part in (False, True):
+        core = face.from_state(st, tt_bits=16)
+        core.set_features(partition=part)
+        core.set_objective(objective)
+        core.verify_class_hits(left + 1)
+        values[part] = core.value(node_budget=20_000_000)
+        checked, bad = core.verify_class_hits(left + 1)
+        assert bad == 0
+    assert values[True] == values[False] and values[True][1]
+
+
 def test_partition_class_hits_verified_on_played_deals():
     """As above on positions of real deals (benchmarks/deals/tarot4_play.txt brought
     to 10 tricks before the end by the heuristic player): thousands of class cuts,
