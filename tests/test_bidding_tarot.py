@@ -305,6 +305,7 @@ def test_pimc_ecart_by_simulation_alone():
     assert st.phase == "ecart"
     chosen = []
     stream = agent.rng.getstate()
+    bt._ECARTS.clear()
     for _ in range(6):
         want = bt.decide(st, st.taker, 2, 7)
         mv = agent.choose(st, st.taker)
@@ -312,6 +313,7 @@ def test_pimc_ecart_by_simulation_alone():
         chosen.append(mv.value)
         st.play(mv)
     assert agent.rng.getstate() == stream
+    assert len(bt._ECARTS) == 1     # the six discards are one decision (one seed)
     assert st.phase == "chelem" and st.ecart == sum(1 << c for c in chosen)
     with pytest.raises(OptionError, match="ecart must be heuristic or sim"):
         PimcAgent(ecart="dog")

@@ -582,7 +582,10 @@ def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0,
     legal = state.legal_moves()
     budget = max(1, int(budget))
     opts = T.non_default_options(state.options)
-    seed = (seed * 1_000_003 + obs["hand"] % 999_983 + seat) % (1 << 62)
+    # the écart's seed reads the enlarged hand (the hand and the cards discarded so far),
+    # so its six discards are one decision (_ECARTS), not six with fresh worlds
+    hand = obs["hand"] | ((obs["ecart"] or 0) if phase == "ecart" else 0)
+    seed = (seed * 1_000_003 + hand % 999_983 + seat) % (1 << 62)
     if phase in ("bid", "call"):
         auction = [b for _, b in obs["auction"]]
         only = None
