@@ -80,7 +80,7 @@ GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "alphamu": ("coinche", "belote"), "alphamu_tricks": ("coinche", "belote"),
                  "alphamu_front": ("coinche", "belote"),
                  "evaluation": ("tarot",),   # the horizon's static evaluation
-                 "ecart": ("tarot",)}        # the taker's écart by simulation
+                 "discard": ("tarot", "tarocchini")}   # the discard by simulation
 
 
 def agent_options(name: str) -> list[str]:

@@ -25,7 +25,9 @@ again with a shorter horizon, and once most worlds of a batch have had to, the n
 worlds start at the horizon they fell back to (``last_stats['horizons']`` counts the
 worlds solved at each). Decisions other than card play (bids, discards, calls,
 announcements, declarations): ``bidding='sim'`` takes them by simulation
-(``solver.bidding``), ``bidding='heuristic'`` (default) leaves them to the heuristic.
+(``solver.bidding``), ``bidding='heuristic'`` (default) leaves them to the heuristic;
+``discard='sim'`` takes only the discard by simulation (Tarot's écart, Tarocchini's
+discards; ``bid_samples`` worlds, seeded by the deal), the rest as ``bidding`` says.
 Inference from the play (every game; ``solver.play_model``): ``infer=EPS``
 resamples ``pool`` x ``worlds`` uniform draws by the likelihood of the other seats'
 past cards (``ess=F`` tempers it); ``infer=EPS,mcmc=STEPS`` draws the worlds instead
@@ -183,6 +185,9 @@ def temper(log_weights: Sequence[float], floor: float) -> float:
     return lo
 
 
+DISCARD_PHASES = ("ecart", "discard")   # Tarot's écart; Tarocchini's discards
+
+
 class _CardAgent(Agent):
     """Shared: DD for the card; other decisions (bids, discards, calls, announcements,
     declarations) by simulation (``bidding='sim'``: ``solver.bidding.<game>.decide``
@@ -192,7 +197,7 @@ class _CardAgent(Agent):
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", search: str = "now",
-                 evaluation: str = "static", ecart: str = "heuristic"):
+                 evaluation: str = "static", discard: str = "heuristic"):
         super().__init__(seed)
         if search not in ("now", "before"):
             raise OptionError(f"search must be now or before, got {search!r}")
@@ -217,12 +222,13 @@ class _CardAgent(Agent):
         self.tt_bits = tt_bits
         self.bidding = bidding
         self.bid_samples = bid_samples
-        # Tarot: the taker's écart alone by simulation (``ecart='sim'``: the best mean
-        # T of the candidate écarts over ``bid_samples`` worlds, solver.bidding.tarot),
+        # Tarot, Tarocchini: the discard alone by simulation (``discard='sim'``: the
+        # Tarot taker's écart, the Ottocento dealer's and the Terziglio declarer's
+        # discard: the best candidate over ``bid_samples`` worlds, solver.bidding.<game>),
         # the bids and the other decisions left to ``bidding``
-        if ecart not in ("heuristic", "sim"):
-            raise OptionError(f"ecart must be heuristic or sim, got {ecart!r}")
-        self.ecart = ecart
+        if discard not in ("heuristic", "sim"):
+            raise OptionError(f"discard must be heuristic or sim, got {discard!r}")
+        self.discard = discard
         self.deal_seed = seed
         self.seconds: float | None = None  # a decision's time budget (pimc sets it)
 
@@ -327,7 +333,7 @@ class _CardAgent(Agent):
             move = None
             if self.bidding == "sim":
                 move = self._simulated_decision(state, seat)
-            elif self.ecart == "sim" and getattr(state, "phase", None) == "ecart":
+            elif self.discard == "sim" and getattr(state, "phase", None) in DISCARD_PHASES:
                 # seeded by the deal, not drawn from the agent's stream: the card play
                 # after it then draws the worlds it would draw after a heuristic écart
                 move = self._simulated_decision(state, seat, self.deal_seed)
@@ -357,9 +363,9 @@ class PimcAgent(_CardAgent):
                  pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
                  chains: int = 5, nodes: int | None = None, model: str = "heuristic",
                  alphamu: int = 0, alphamu_tricks: int = 3, alphamu_front: int = 64,
-                 evaluation: str = "static", ecart: str = "heuristic"):
+                 evaluation: str = "static", discard: str = "heuristic"):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search,
-                         evaluation, ecart)
+                         evaluation, discard)
         # αμ over the last tricks (Belote, Coinche; solver.alphamu): when at most
         # ``alphamu_tricks`` tricks are left (the one in progress counted), the card is
         # chosen by an αμ search of ``alphamu`` of the seat's own cards over the same

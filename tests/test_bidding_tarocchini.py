@@ -317,6 +317,33 @@ def test_pimc_agent_takes_every_ottocento_decision_before_the_play():
         assert st.decl_points[seat] == best_combinations(st.hands[seat])[0]
 
 
+def test_pimc_agent_discards_alone_by_simulation():
+    # discard='sim': the Ottocento dealer's discard (OTTO-DEAL-2) is decide()'s, seeded
+    # by the deal; the monte votes (OTTO-DEAL-4) stay the heuristic's, and the agents'
+    # random streams are not drawn from
+    from solver.heuristic import HeuristicAgent
+
+    st = T.new_state({}, dealer=3, seed=11)
+    agents = [PimcAgent(worlds=2, node_budget=10_000, discard="sim", bid_samples=1)
+              for _ in range(4)]
+    helpers = [HeuristicAgent(0) for _ in range(4)]
+    for s, (a, h) in enumerate(zip(agents, helpers, strict=True)):
+        a.reset(100 + s)
+        h.reset(100 + s)
+    streams = [a.rng.getstate() for a in agents]
+    while st.phase not in ("play", "over"):
+        seat = st.to_act
+        if st.phase == "discard":
+            want = bt.decide(st, seat, 1, 100 + seat)
+        else:
+            want = helpers[seat].choose(st, seat)
+        mv = agents[seat].choose(st, seat)
+        assert mv == want and mv in st.legal_moves()
+        st.play(mv)
+    assert st.discard.bit_count() == 2 and not st.discard & T.FIVE_POINT_MASK
+    assert [a.rng.getstate() for a in agents] == streams
+
+
 def test_decide_calls_out_when_the_dealer_can():
     # OTTO-SCORE-3: the dealer whose first 15 cards reach the target calls out (wins)
     st = T.new_state({"totals": (0, 790), "monte": "off"}, dealer=3, seed=0)

@@ -286,7 +286,7 @@ def test_pimc_agent_with_simulation_bidding_plays_complete_deals(players):
 
 
 def test_pimc_ecart_by_simulation_alone():
-    # pimc ecart=sim: the taker's écart (TAROT-DOG-2) is decide()'s, seeded by the deal;
+    # pimc discard=sim: the taker's écart (TAROT-DOG-2) is decide()'s, seeded by the deal;
     # the bid stays the heuristic's (TAROT-BID-1) and the agent's random stream is not
     # drawn from, so the card play after the écart samples what it would have sampled
     from solver.errors import OptionError
@@ -294,7 +294,7 @@ def test_pimc_ecart_by_simulation_alone():
     from solver.pimc import PimcAgent
 
     st = T.new_state({"players": 4}, dealer=3, seed=12)
-    agent = PimcAgent(worlds=1, ecart="sim", bid_samples=2)
+    agent = PimcAgent(worlds=1, discard="sim", bid_samples=2)
     agent.reset(7)
     helper = HeuristicAgent(0)
     helper.reset(7)
@@ -315,8 +315,8 @@ def test_pimc_ecart_by_simulation_alone():
     assert agent.rng.getstate() == stream
     assert len(bt._ECARTS) == 1     # the six discards are one decision (one seed)
     assert st.phase == "chelem" and st.ecart == sum(1 << c for c in chosen)
-    with pytest.raises(OptionError, match="ecart must be heuristic or sim"):
-        PimcAgent(ecart="dog")
+    with pytest.raises(OptionError, match="discard must be heuristic or sim"):
+        PimcAgent(discard="dog")
 
 
 @pytest.mark.parametrize("params", [{"ending": -1}, {"node_budget": 0}, {"ecarts": "x"}])
