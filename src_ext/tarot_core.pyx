@@ -39,7 +39,10 @@ before -> after; benchmarks/dd_tarot.py has the full tables):
   low cards below the ranks that decided it, stored for the exact position and its
   class. Made/fail, 4p, 10 played deals: median node ratio 1.46 at 11 left, 1.63 at
   12, 2.0 at 13, 1.6 at 14 (9 of 10 finish within 20M nodes against 7 of 10); see
-  docs/ENGINE.md for what was tried beside it.
+  docs/ENGINE.md for what was tried beside it. A cut reports only a value its marks
+  prove for the whole class (``bounds_rel`` returns the plain bound when that alone
+  cuts: the sharper one read ranks it did not mark, and was stored for positions where
+  it fails; twelfth session, found by an écart simulation's line and by fuzzing).
 * margin bounds stored as E - P0 (valid at any points taken), the objective in the
   table keys (switching objectives keeps the table).
 * stronger sure facts in ``value_bounds`` (``sure_match``, ``sure_won``,
