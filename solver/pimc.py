@@ -335,7 +335,7 @@ class _CardAgent(Agent):
                 move = self._simulated_decision(state, seat)
             elif self.discard == "sim" and getattr(state, "phase", None) in DISCARD_PHASES:
                 # seeded by the deal, not drawn from the agent's stream: the card play
-                # after it then draws the worlds it would draw after a heuristic écart
+                # after it then draws the worlds it would draw after a heuristic discard
                 move = self._simulated_decision(state, seat, self.deal_seed)
             if move is None:
                 move = self.helper.choose(state, seat)
