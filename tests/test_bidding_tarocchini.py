@@ -17,6 +17,7 @@ from solver.cli import cli
 from solver.games import tarocchini as T
 from solver.games.base import Move
 from solver.games.tarocchini_melds import best_combinations
+from solver.heuristic import HeuristicAgent
 from solver.heuristics import tarocchini as H
 from solver.notation import Deal
 from solver.pimc import PimcAgent
@@ -321,8 +322,6 @@ def test_pimc_agent_discards_alone_by_simulation():
     # discard='sim': the Ottocento dealer's discard (OTTO-DEAL-2) is decide()'s, seeded
     # by the deal; the monte votes (OTTO-DEAL-4) stay the heuristic's, and the agents'
     # random streams are not drawn from
-    from solver.heuristic import HeuristicAgent
-
     st = T.new_state({}, dealer=3, seed=11)
     agents = [PimcAgent(worlds=2, node_budget=10_000, discard="sim", bid_samples=1)
               for _ in range(4)]

@@ -16,6 +16,7 @@ from test_dd_tarocchini import MAT, brute, random_endgame
 from solver.core import tarocchini as ct
 from solver.dd import tarocchini as dd
 from solver.games import tarocchini as tg
+from solver.games.base import Move
 
 
 def _endgames(seed: int, count: int, sizes=(3, 4)):
@@ -474,10 +475,6 @@ def test_analysis_equals_a_plain_search(variant, left, count):
     switched off, on random endgames, some of them inside a trick (run the slow size
     after any change to the core's search: a Tarot flaw of this kind showed at ~1
     endgame in 1,500)."""
-    import copy
-
-    from solver.games.base import Move
-
     for i in range(count):
         st = random_endgame(random.Random(600_000 + i), variant, left, mid_trick=i % 3)
         ref = _plain_value(st)
@@ -485,6 +482,6 @@ def test_analysis_equals_a_plain_search(variant, left, count):
         assert a.stopped is None and ref is not None
         assert a.value == ref and a.ahead == (ref >= a.threshold), (i, a.value, ref)
         for card, r in a.cards.items():
-            after = copy.deepcopy(st)
+            after = st.copy()
             after.play(Move("card", card))
             assert r.complete and r.value == _plain_value(after), (i, card)

@@ -408,8 +408,6 @@ def test_analysis_equals_a_plain_search(n, left, count):
     technique switched off, on random endgames; class cuts verified on the way. The
     partition flaw of the twelfth session showed at ~1 endgame in 1,500 (run the slow
     size after any change to the core's search)."""
-    import copy
-
     checked = 0
     for i in range(count):
         st = random_endgame(random.Random(500_000 + 1000 * n + i), n, left)
@@ -423,7 +421,7 @@ def test_analysis_equals_a_plain_search(n, left, count):
         assert a.stopped is None and made_ref is not None and t_ref is not None
         assert a.made == (made_ref >= 0) and a.value == t_ref, (i, a.made, a.value, t_ref)
         for mv, r in a.cards.items():
-            after = copy.deepcopy(st)
+            after = st.copy()
             after.play(mv)
             assert r.complete and r.value == _plain_value(after, "T"), (i, mv)
         checked += 1
