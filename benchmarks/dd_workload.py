@@ -65,7 +65,7 @@ def positions(label: str, deals: int) -> list:
         while not st.is_over():
             legal = st.legal_moves()
             cards = [m for m in legal if m.kind == "card"]
-            playing = getattr(st, "phase", "play") == "play" and bool(cards)
+            playing = st.phase == "play" and bool(cards)
             if playing and len(cards) > 1:
                 left = max(h.bit_count() for h in st.hands)
                 total = left if total is None else total

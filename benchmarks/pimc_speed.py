@@ -57,7 +57,7 @@ def positions(game: str, options: dict, k: int, seed: int, stage: str):
         while not st.is_over():
             legal = st.legal_moves()
             cards = [m for m in legal if m.kind == "card"]
-            if cards and getattr(st, "phase", "play") == "play" and len(legal) > 1:
+            if cards and st.phase == "play" and len(legal) > 1:
                 if total is None:
                     total = max(h.bit_count() for h in st.hands)
                 done = total - max(h.bit_count() for h in st.hands)

@@ -47,7 +47,7 @@ def card_of(move: Move) -> int | None:
 
 def is_card_position(state: GameState) -> bool:
     """Whether the seat to act may play a card here (the card play has begun)."""
-    if state.is_over() or getattr(state, "phase", "play") != "play":
+    if state.is_over() or state.phase != "play":
         return False
     return any(card_of(m) is not None for m in state.legal_moves())
 

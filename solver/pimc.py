@@ -333,7 +333,7 @@ class _CardAgent(Agent):
             move = None
             if self.bidding == "sim":
                 move = self._simulated_decision(state, seat)
-            elif self.discard == "sim" and getattr(state, "phase", None) in DISCARD_PHASES:
+            elif self.discard == "sim" and state.phase in DISCARD_PHASES:
                 # seeded by the deal, not drawn from the agent's stream: the card play
                 # after it then draws the worlds it would draw after a heuristic discard
                 move = self._simulated_decision(state, seat, self.deal_seed)

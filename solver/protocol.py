@@ -160,7 +160,7 @@ def _move(req: dict[str, Any]) -> dict[str, Any]:
     t = time.perf_counter()
     move = agent.choose(state, seat)
     out = {"move": state.move_token(move), "seat": seat,
-           "phase": getattr(state, "phase", "play"), "agent": spec,
+           "phase": state.phase, "agent": spec,
            "time": round(time.perf_counter() - t, 4)}
     stats = getattr(agent, "last_stats", None)
     if stats:
@@ -172,7 +172,7 @@ def _legal(req: dict[str, Any]) -> dict[str, Any]:
     state = _state(req)
     if state.is_over():
         return {"over": True, "legal": [], "scores": list(state.scores())}
-    return {"over": False, "seat": state.to_act, "phase": getattr(state, "phase", "play"),
+    return {"over": False, "seat": state.to_act, "phase": state.phase,
             "legal": [state.move_token(m) for m in state.legal_moves()]}
 
 

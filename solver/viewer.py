@@ -112,7 +112,7 @@ def page_data(record: Record, deadline: float | None = POSITION_DEADLINE,
             last_trick = []
         frame: dict[str, Any] = {
             "to_act": None if state.is_over() else state.to_act,
-            "phase": getattr(state, "phase", None),
+            "phase": state.phase,
             "hands": [_cards_tokens(deck, h) for h in state.hands],
             "trick": trick, "last": last_trick if not trick else []}
         if is_card_position(state):

@@ -47,8 +47,8 @@ def test_view_same_observation_and_move(record):
     phases = set()
     for i, tok in enumerate(record.moves):
         seat = state.to_act
-        if i % 2 == 0 or getattr(state, "phase", "") not in phases:
-            phases.add(getattr(state, "phase", ""))
+        if i % 2 == 0 or state.phase not in phases:
+            phases.add(state.phase)
             view = view_of(record, seat, i)
             assert parse_view(view.to_text()) == view
             assert View.from_json(json.loads(json.dumps(view.to_json()))) == view

@@ -141,7 +141,7 @@ def rules_of_state(state: Any) -> PlayRules:
 
 def position_of_state(state: Any) -> Position:
     """The core position of a Belote/Coinche state in its play phase."""
-    if getattr(state, "phase", None) != "play":
+    if state.phase != "play":
         raise DealError(f"the state is not in the play phase (phase {state.phase!r})")
     attack = state.taker % 2
     done = sum(state.tricks_won)

@@ -177,7 +177,7 @@ def game_of_state(state: Any) -> Game:
 
 def position_of_state(state: Any) -> Position:
     """The core position of a TarocchiniState in its play phase."""
-    if getattr(state, "phase", None) != "play":
+    if state.phase != "play":
         raise DealError(f"the state is not in the play phase (phase {state.phase!r})")
     game = game_of_state(state)
     last_side = state.side_of[state.tricks[-1][1]] if state.tricks else -1

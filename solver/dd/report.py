@@ -139,7 +139,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     None: the default of the game's analysis."""
     if state.is_over():
         raise AtoutError("the deal is over: nothing to solve")
-    if getattr(state, "phase", "play") != "play":
+    if state.phase != "play":
         raise AtoutError(f"the position is not in the card play (phase {state.phase!r})")
     if state.game == "tarot" and horizon in ("auto", None):
         from . import report_tarot

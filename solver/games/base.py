@@ -35,6 +35,8 @@ class GameState(ABC):
 
     game: str = ""
     deck: Deck
+    # bid, play, over; Tarot: call ecart chelem show; Tarocchini: monte callout discard declare
+    phase: str
 
     def __init__(self) -> None:
         self.history: list[Move] = []
