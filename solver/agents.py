@@ -110,10 +110,19 @@ def check_spec(spec: str, game: str | None = None) -> None:
         if key not in known:
             raise OptionError(f"agent {name}: unknown option {key!r} "
                               f"(known: {', '.join(known) if known else 'none'})")
-        games = GAME_SPECIFIC.get(key)
-        if game is not None and games is not None and game not in games:
-            raise OptionError(f"agent {name}: option {key!r} means nothing in {game} "
-                              f"(only in {', '.join(games)})")
+        if game is not None:
+            check_game_option(name, key, game)
+
+
+def check_game_option(agent: str, key: str, game: str) -> None:
+    """Refuse option ``key`` of agent ``agent`` in ``game`` if it means nothing there
+    (``GAME_SPECIFIC``). ``check_spec`` asks it of every option of a spec; an agent
+    built without one (``PimcAgent(...)`` directly, ``make_agent`` without ``game``)
+    asks it where it uses the option."""
+    games = GAME_SPECIFIC.get(key)
+    if games is not None and game not in games:
+        raise OptionError(f"agent {agent}: option {key!r} means nothing in {game} "
+                          f"(only in {', '.join(games)})")
 
 
 def make_agent(spec: str, seed: int = 0, game: str | None = None) -> Agent:

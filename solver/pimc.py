@@ -53,7 +53,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import constraints, dd, inference, parallel
-from .agents import Agent
+from .agents import Agent, check_game_option
 from .cards import mask_of
 from .dd.result import nodes_spent
 from .dd.tarot import EVALUATIONS
@@ -290,8 +290,7 @@ class _CardAgent(Agent):
                 raise OptionError(f"search={self.search} applies to tarot only")
             limits["search"] = self.search
         if self.evaluation != "static":
-            if state.game != "tarot":
-                raise OptionError(f"evaluation={self.evaluation} applies to tarot only")
+            check_game_option(self.name, "evaluation", state.game)
             limits["evaluation"] = self.evaluation
         return dd.solve_cards(state, **limits)
 

@@ -126,6 +126,22 @@ def test_tarot_fitted_evaluation_is_a_tarot_option():
     assert fit.card_values(st, seat, cards) != built
 
 
+def test_fitted_evaluation_is_refused_outside_tarot_without_a_spec():
+    """Agents built without a spec check (``PimcAgent(...)``/``OracleAgent(...)``
+    directly) refuse ``evaluation=fit`` outside Tarot when their search would use it,
+    by the same rule as the spec (GAME_SPECIFIC)."""
+    from solver.errors import OptionError
+    from solver.pimc import OracleAgent
+    st = _first_lead("tarocchini", {"game": "terziglio"}, seed=3)
+    seat = st.to_act
+    cards = [m for m in st.legal_moves() if m.kind == "card"]
+    with pytest.raises(OptionError, match="option 'evaluation' means nothing in tarocchini"):
+        PimcAgent(seed=1, worlds=2, evaluation="fit").card_values(st, seat, cards)
+    st = _first_lead("coinche", {}, seed=3)
+    with pytest.raises(OptionError, match="option 'evaluation' means nothing in coinche"):
+        OracleAgent(seed=1, evaluation="fit").choose(st, st.to_act)
+
+
 def test_belote_worlds_are_always_solved_to_the_end():
     # only games whose dd module has default_horizon truncate the search
     state = coinche.new_state(seed=5)
