@@ -583,7 +583,8 @@ def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0,
     budget = max(1, int(budget))
     opts = T.non_default_options(state.options)
     # the écart's seed reads the enlarged hand (the hand and the cards discarded so far),
-    # so its six discards are one decision (_ECARTS), not six with fresh worlds
+    # so its six discards are one decision (_ECARTS), not six with fresh worlds; the
+    # écart is chosen from that same hand
     hand = obs["hand"] | ((obs["ecart"] or 0) if phase == "ecart" else 0)
     seed = (seed * 1_000_003 + hand % 999_983 + seat) % (1 << 62)
     if phase in ("bid", "call"):
@@ -607,7 +608,7 @@ def decide(state: GameState, seat: int, budget: int = 8, seed: int = 0,
         card = T.TAROT_DECK.card(calls[0].option.split()[1])
         return next((m for m in legal if m.value == card), None)
     if phase == "ecart":
-        return _decide_ecart(state, obs, legal, budget, seed)
+        return _decide_ecart(state, obs, legal, budget, seed, hand)
     if phase == "chelem":
         return _decide_chelem(state, obs, legal, budget, seed)
     if phase == "play":
@@ -682,12 +683,12 @@ _ECARTS: dict[tuple, int] = {}  # écart chosen per (enlarged hand, seat, ...): 
 
 
 def _decide_ecart(state: GameState, obs: dict, legal: list[Move], budget: int,
-                  seed: int) -> Move | None:
+                  seed: int, enlarged: int) -> Move | None:
     """Choose the whole écart once (best mean T over ``budget`` worlds among the
-    candidates, TAROT-DOG-2) and return its next card."""
-    hand, done = obs["hand"], obs["ecart"] or 0
+    candidates, TAROT-DOG-2) and return its next card. ``enlarged``: the taker's
+    hand and the cards discarded so far (``decide`` reads it for the seed too)."""
+    done = obs["ecart"] or 0
     n, dog_size = obs["players"], T.DOG_SIZE[obs["players"]]
-    enlarged = hand | done
     key = (enlarged, obs["seat"], obs["contract"], obs["called_card"], budget, seed)
     if key not in _ECARTS:
         cands = [e for e in ecart_candidates(enlarged, dog_size) if e & done == done]
