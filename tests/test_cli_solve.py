@@ -231,3 +231,22 @@ def test_solve_says_what_each_card_means_for_the_contract():
     assert cards["9S"]["value"] == 115 and cards["9S"]["attack_net"] == 362 - 20
     text = run("solve", str(EXAMPLES / "coinche_deal.txt"), "--at", "play", "--no-line")
     assert "contract  attack net" in text.output and "failed" in text.output
+
+
+def test_estimated_cards_print_what_was_proven_on_either_side():
+    """An estimated card prints the interval its search proved: both ends, or the one
+    side that was proven (a defender's card at a stopped first lead has only a lower
+    bound), never a bare "[lo, ]"."""
+    from solver.dd.report import analysis_cards_and_line
+
+    def card(move, lower, upper):
+        return {"move": move, "value": 10, "exact": False, "lower": lower, "upper": upper,
+                "complete": True, "nodes": 1, "seconds": 0.0}
+
+    a = {"cards": [card("KC", -56, 20), card("QC", -56, None), card("9C", None, 30),
+                   card("7H", None, None)], "stopped": "deadline", "nodes": 4, "seconds": 0.0}
+    rows = {line.split()[0]: line for line in analysis_cards_and_line(a, 4, "T", "")[1:5]}
+    assert "estimate in [-56, 20]" in rows["KC"]
+    assert "estimate >= -56" in rows["QC"] and "[" not in rows["QC"]
+    assert "estimate <= 30" in rows["9C"] and "[" not in rows["9C"]
+    assert rows["7H"].split()[2] == "estimate" and rows["7H"].split()[3] == "1"

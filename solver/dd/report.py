@@ -376,6 +376,18 @@ def cards_heading(a: dict[str, Any], bound: str, clamped: bool = False) -> str:
     return head
 
 
+def _proven_range(lo: int | None, hi: int | None) -> str:
+    """What was proven about an estimated figure, as text: " in [lo, hi]", or one side
+    alone (" >= lo", " <= hi"; a bare "[lo, ]" read as a typo), or nothing."""
+    if lo is not None and hi is not None:
+        return f" in [{lo}, {hi}]"
+    if lo is not None:
+        return f" >= {lo}"
+    if hi is not None:
+        return f" <= {hi}"
+    return ""
+
+
 def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str) -> list[str]:
     """The lines an exact analysis report ends with (Tarot and Tarocchini): every card's
     value (exact, estimate or the bounds a stop left), (d) the line, the stop, the totals."""
@@ -386,10 +398,7 @@ def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str
             row = [r["move"], str(r["value"]), "exact"]
         elif r["value"] is not None:
             row = [r["move"], str(r["value"]), "estimate"]
-            if r.get("lower") is not None or r.get("upper") is not None:
-                lo = "" if r["lower"] is None else r["lower"]
-                hi = "" if r["upper"] is None else r["upper"]
-                row[2] += f" in [{lo}, {hi}]"
+            row[2] += _proven_range(r.get("lower"), r.get("upper"))
         else:
             lo, hi = r.get("bounds") or [None, None]
             v = "stopped" if lo is None and hi is None else \
