@@ -9,13 +9,17 @@ TAROT-PLAY-6 (trick winner: master trumps)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from test_dd_tarot import brute_force, final_T, random_endgame
 
 from solver.core import tarot as face
+from solver.dd import report_tarot
 from solver.dd import tarot as ddt
+from solver.dd.report import position_from_record
 from solver.games import tarot as rules
+from solver.notation import Record
 
 R2 = {0: 112, 1: 102, 2: 82, 3: 72}   # TAROT-COUNT-2, doubled
 BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False,
@@ -796,3 +800,38 @@ def test_made_probe_through_the_relaxed_games_is_the_real_answer(n, monkeypatch)
         elif answers["attack"] is False:
             decided["R_A"] += 1
     assert all(decided.values()), decided
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_card_side_probes_agree_with_exact_card_values(n):
+    """ddt.card_side_probes (a stopped analysis' cards probed at the position's proven
+    bound, TAROT-SCORE-1): True exactly where the card's exact T is >= x, False where
+    it is below, at thresholds around the position's value; None once a limit is spent."""
+    for i, st in enumerate(endgames(n, 12, seed=7100 + n, left=(3, 4))):
+        exact = ddt.solve_cards(st)
+        cards = [mv.value for mv in exact]
+        values = {mv.value: r.value for mv, r in exact.items()}
+        best = max(values.values()) if st.side_of(st.to_act) else min(values.values())
+        for x in (best - 1, best, best + 1):
+            answers, nodes = ddt.card_side_probes(st, x, cards)
+            assert nodes > 0
+            assert answers == {c: values[c] >= x for c in cards}, (i, x)
+    none, _ = ddt.card_side_probes(st, best, cards, node_budget=1)
+    assert list(none.values()).count(None) >= len(cards) - 1
+
+
+@pytest.mark.slow
+def test_stopped_first_lead_cards_keep_the_proven_position_bound():
+    """A stopped first lead (examples/tarot4.txt: a defence chelem proven, T in
+    [-374, -354], the Petit au bout open) used to print every card's estimate near
+    -184, outside what the position proved. The cards that keep the position's proven
+    bound now say so (upper bound -354) and their estimates stay inside it; the whole
+    stays within the node budget."""
+    path = Path(__file__).resolve().parent.parent / "examples" / "tarot4.txt"
+    st, _ = position_from_record(Record.from_text(path.read_text().splitlines()[0]), "play")
+    a = report_tarot.analyse(st, node_budget=60_000_000, line=False)
+    assert a["side_to_act"] == "defence" and a["T"]["exact"] is False
+    hi = a["T"]["upper"]
+    keep = [c for c in a["cards"] if c["upper"] is not None and c["upper"] <= hi]
+    assert keep and all(c["lower"] <= c["value"] <= c["upper"] for c in keep)
+    assert a["nodes"] <= 60_000_000

@@ -18,6 +18,9 @@ from ..games.base import GameState
 from . import tarot as ddt
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
+# the share of the limits kept back, when the exact search stops, for one probe a card
+# at the position's proven bound (_side_bounds), so that the whole stays within them
+SIDE_SHARE = 0.02
 
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
@@ -50,7 +53,9 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
     if progress is not None:
         progress(f"solving exactly (deadline {deadline:g} s): is the contract made...")
-    a = ddt.analyse(state, node_budget=node_budget, deadline=deadline, line=line,
+    a = ddt.analyse(state, node_budget=None if node_budget is None
+                    else max(1, int(node_budget * (1 - SIDE_SHARE))),
+                    deadline=deadline * (1 - SIDE_SHARE), line=line,
                     progress=said, threads=threads, **kw)
     rows = []
     for move, r in a.cards.items():
@@ -63,11 +68,16 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             rows[-1]["bounds"] = [r.lower, r.upper]
     estimated_with = None
     missing = [m for m in state.legal_moves() if m.kind == "card" and m not in a.cards]
+    sides, side_nodes = _side_bounds(
+        state, a, missing, attack, kw,
+        None if node_budget is None else max(0, node_budget - a.nodes),
+        deadline - (time.monotonic() - start))
     if missing and not estimates:
         for move in missing:
             # a card is worth at most the position for the attack, at least for the
-            # defence
+            # defence; a side probe (_side_bounds) may have proven more
             bounds = [None, a.upper] if attack else [a.lower, None]
+            bounds = list(_tighten(bounds[0], bounds[1], sides.get(move)))
             rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
                          "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
                          "seconds": 0.0, "stopped": a.stopped or "deadline",
@@ -80,7 +90,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         est = ddt.solve_cards(state, horizon=estimated_with, only=missing,
                               evaluation=ddt.ANALYSIS_EVALUATION, **kw)
         for move, r in est.items():
-            lo, hi = proven_card_bounds(state, a, move, attack)
+            lo, hi = _tighten(*proven_card_bounds(state, a, move, attack), sides.get(move))
             v = r.value
             if v is not None and lo is not None:
                 v = max(v, lo)
@@ -114,7 +124,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         "estimate": estimated_with is not None, "complete": a.complete,
         "limits": {"node_budget": node_budget, "deadline": deadline},
         "stopped_at": a.stage,
-        "deadline": deadline, "nodes": int(a.nodes), "seconds": round(a.seconds, 3),
+        "deadline": deadline, "nodes": int(a.nodes) + side_nodes,
+        "seconds": round(time.monotonic() - start, 3),
         "steps": [{"question": q, "seconds": round(s, 4), "nodes": int(n)}
                   for q, s, n in a.steps],
     }
@@ -125,6 +136,43 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     if a.line is not None:
         out["line"] = [state.move_token(m) for m in a.line]
     return out
+
+
+def _side_bounds(state: GameState, a: ddt.TarotAnalysis, missing: list[Any], attack: bool,
+                 kw: dict[str, Any], node_budget: int | None, seconds: float
+                 ) -> tuple[dict[Any, tuple[int | None, int | None]], int]:
+    """For the cards the exact search did not finish, one probe each at the position's
+    proven bound on the side to play's side (``ddt.card_side_probes``): the cards that
+    keep it get that bound, the others the one just past it. Without this a stopped
+    first lead could show every card estimated outside the position's proven T (a
+    defence chelem the evaluation does not foresee: T <= -354 proven, every card
+    estimated at -184). Within ``node_budget`` and ``seconds`` (what the analysis left
+    of the limits). Returns move -> (lower, upper) proven by the probes, and their
+    nodes."""
+    if not missing or seconds <= 0 or (node_budget is not None and node_budget <= 0):
+        return {}, 0
+    x = a.lower if attack else a.upper + 1
+    cards = {m.value: m for m in missing}     # a card move's value is its core id
+    answers, nodes = ddt.card_side_probes(state, x, list(cards), node_budget=node_budget,
+                                          deadline=seconds,
+                                          tt_bits=kw.get("tt_bits", ddt.DEFAULT_TT_BITS))
+    out: dict[Any, tuple[int | None, int | None]] = {}
+    for card, yes in answers.items():
+        if yes is not None:
+            out[cards[card]] = (x, None) if yes else (None, x - 1)
+    return out, nodes
+
+
+def _tighten(lo: int | None, hi: int | None,
+             side: tuple[int | None, int | None] | None) -> tuple[int | None, int | None]:
+    """(lo, hi) narrowed by a side probe's proven bound (``_side_bounds``)."""
+    if side is None:
+        return lo, hi
+    if side[0] is not None:
+        lo = side[0] if lo is None else max(lo, side[0])
+    if side[1] is not None:
+        hi = side[1] if hi is None else min(hi, side[1])
+    return lo, hi
 
 
 def proven_card_bounds(state: GameState, a: ddt.TarotAnalysis, move: Any,

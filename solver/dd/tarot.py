@@ -327,6 +327,38 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
 # probe, doubled each round
 FAIL_RACE_START = 1 << 17
 
+# card_side_probes: the node budget of one card's probe
+CARD_SIDE_NODES = 500_000
+
+
+def card_side_probes(state: Any, x: int, cards: list[int], node_budget: int | None = None,
+                     deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
+                     poignee: int | None = None) -> tuple[dict[int, bool | None], int]:
+    """One null-window probe of T at ``x`` after each of ``cards`` (core card ids,
+    legal at ``state``), in order, on one table, each within CARD_SIDE_NODES nodes and
+    all within ``node_budget`` / ``deadline`` (seconds): True proves the card's T >= x,
+    False its T <= x - 1, None: not proven (or not asked once a limit is spent).
+    Returns the answers and the nodes spent. For a stopped analysis (``analyse``)
+    whose position T is known to lie in [lo, hi]: the side to play picks its best
+    card, so at the attack's turn x = lo finds the cards that keep T >= lo, at the
+    defence's x = hi + 1 those that keep T <= hi; the others are proven worse."""
+    start = time.monotonic()
+    core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
+    out: dict[int, bool | None] = {}
+    for card in cards:
+        spent = core.stats()["nodes"]
+        b = CARD_SIDE_NODES if node_budget is None else min(CARD_SIDE_NODES,
+                                                              node_budget - spent)
+        d = _deadline_left(start, deadline)
+        if b <= 0 or (d is not None and d <= 1e-6):
+            out[card] = None
+            continue
+        core.play(card)
+        out[card] = core.probe(x, node_budget=b, deadline=d)
+        core.undo()
+    return out, core.stats()["nodes"]
+
+
 
 def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
                 relax_first: bool, relaxed_game: str = "defence-void",
