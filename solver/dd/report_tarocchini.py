@@ -91,23 +91,31 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             rows[-1]["stopped"] = r.stopped or "deadline"
             rows[-1]["bounds"] = [r.lower, r.upper]
     estimated_with = None
+    # side 1's cards are worth at most the position, side 0's at least
+    bounds = [None, a.upper] if side == 1 else [a.lower, None]
     if missing and not estimates:
         for move in missing:
-            # side 1's cards are worth at most the position, side 0's at least
-            bounds = [None, a.upper] if side == 1 else [a.lower, None]
             rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
                          "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
                          "seconds": 0.0, "stopped": a.stopped or "deadline",
                          "bounds": bounds})
     elif missing:
-        # the cards the exact search did not reach: horizon estimates, labelled
+        # the cards the exact search did not reach: horizon estimates, labelled, kept
+        # inside the side of the position's proven margin that bounds every card
         estimated_with = dd.default_horizon(state) or 1
         est = dd.solve_cards(state, horizon=estimated_with, only=missing, **kw)
         for move, r in est.items():
-            rows.append({"move": state.move_token(move), "value": r.value,
-                         "lower": None, "upper": None, "exact": False,
+            v = r.value
+            if v is not None and bounds[0] is not None:
+                v = max(v, bounds[0])
+            if v is not None and bounds[1] is not None:
+                v = min(v, bounds[1])
+            rows.append({"move": state.move_token(move), "value": v,
+                         "lower": bounds[0], "upper": bounds[1], "exact": False,
                          "complete": bool(r.complete), "nodes": int(r.nodes),
                          "seconds": round(r.seconds, 6), "estimate": True})
+            if v != r.value:
+                rows[-1]["clamped_from"] = r.value
     sign = 1 if side == 1 else -1
     rows.sort(key=lambda x: (not x["exact"], x["value"] is None, -sign * (x["value"] or 0)))
     names = _sides(variant)
