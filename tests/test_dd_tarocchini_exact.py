@@ -485,3 +485,19 @@ def test_analysis_equals_a_plain_search(variant, left, count):
             after = st.copy()
             after.play(Move("card", card))
             assert r.complete and r.value == _plain_value(after), (i, card)
+
+
+def test_card_side_probes_agree_with_exact_card_values():
+    """dd.card_side_probes (a stopped analysis' cards probed at the position's proven
+    margin; TERZ-SCORE-2, OTTO-SCORE-1): True exactly where the card's exact margin is
+    >= x, False where it is below, at thresholds around the position's value."""
+    checked = 0
+    for st in _endgames(7300, 16):
+        exact = {m.value: r.value for m, r in dd.solve_cards(st).items() if m.kind == "card"}
+        cards = sorted(exact)
+        best = max(exact.values()) if st.side_of[st.to_act] == 1 else min(exact.values())
+        for x in (best - 1, best, best + 1):
+            answers, nodes = dd.card_side_probes(st, x, cards)
+            assert nodes > 0 and answers == {c: exact[c] >= x for c in cards}, x
+            checked += 1
+    assert checked == 48

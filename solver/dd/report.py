@@ -355,17 +355,16 @@ def stop_reason(a: dict[str, Any]) -> str:
             "node_budget": "the node budget (--node-budget)"}.get(a.get("stopped") or "", "")
 
 
-def cards_heading(a: dict[str, Any], bound: str, clamped: bool = False) -> str:
+def cards_heading(a: dict[str, Any], bound: str) -> str:
     """The heading of an exact analysis's card table: exact, or how many are and that the
-    others are horizon estimates, not bounded by the proven ``bound`` (T, margin), or
-    (``clamped``) kept inside what is proven of each card."""
+    others are horizon estimates kept inside what is proven of each card's ``bound``
+    (T, margin)."""
     exact_cards = [r for r in a["cards"] if r["exact"]]
     est = a.get("cards_estimated_with_horizon")
     head = "(c) every legal card:"
     if est is not None:
         some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
-        where = (f"kept inside the {bound} proven for each card" if clamped
-                 else f"not bounded by the proven {bound}")
+        where = f"kept inside the {bound} proven for each card"
         evaluation = ("the fitted static evaluation"
                       if a.get("cards_estimated_with_evaluation") == "fit"
                       else "a static evaluation")

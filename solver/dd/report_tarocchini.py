@@ -18,6 +18,7 @@ from typing import Any
 
 from ..games.base import GameState
 from . import tarocchini as dd
+from .result import SIDE_SHARE, narrow
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
 
@@ -73,7 +74,10 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
     if progress is not None:
         progress(f"solving exactly (deadline {deadline:g} s): {question}...")
-    a = dd.analyse(state, node_budget=node_budget, deadline=deadline, line=line,
+    # SIDE_SHARE of the limits kept back for the side probes of a stopped analysis
+    a = dd.analyse(state, node_budget=None if node_budget is None
+                   else max(1, int(node_budget * (1 - SIDE_SHARE))),
+                   deadline=deadline * (1 - SIDE_SHARE), line=line,
                    progress=said, threads=threads, **kw)
     moves = [m for m in state.legal_moves() if dd._card_of(m) is not None]
     rows = []
@@ -91,27 +95,41 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             rows[-1]["stopped"] = r.stopped or "deadline"
             rows[-1]["bounds"] = [r.lower, r.upper]
     estimated_with = None
-    # side 1's cards are worth at most the position, side 0's at least
+    # side 1's cards are worth at most the position, side 0's at least; a side probe
+    # at that bound (dd.card_side_probes) proves which cards keep it
     bounds = [None, a.upper] if side == 1 else [a.lower, None]
+    sides: dict[int, tuple[int | None, int | None]] = {}
+    side_nodes = 0
+    left = deadline - (time.monotonic() - start)
+    if missing and left > 0 and (node_budget is None or node_budget > a.nodes):
+        x = a.lower if side == 1 else a.upper + 1
+        cards = sorted({dd._card_of(m) for m in missing})
+        answers, side_nodes = dd.card_side_probes(
+            state, x, cards, None if node_budget is None else node_budget - a.nodes,
+            left, tt_bits=kw.get("tt_bits", dd.DEFAULT_TT_BITS))
+        sides = {c: ((x, None) if yes else (None, x - 1))
+                 for c, yes in answers.items() if yes is not None}
     if missing and not estimates:
         for move in missing:
-            rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
-                         "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
+            lo, hi = narrow(bounds[0], bounds[1], sides.get(dd._card_of(move)))
+            rows.append({"move": state.move_token(move), "value": None, "lower": lo,
+                         "upper": hi, "exact": False, "complete": False, "nodes": 0,
                          "seconds": 0.0, "stopped": a.stopped or "deadline",
-                         "bounds": bounds})
+                         "bounds": [lo, hi]})
     elif missing:
         # the cards the exact search did not reach: horizon estimates, labelled, kept
         # inside the side of the position's proven margin that bounds every card
         estimated_with = dd.default_horizon(state) or 1
         est = dd.solve_cards(state, horizon=estimated_with, only=missing, **kw)
         for move, r in est.items():
+            lo, hi = narrow(bounds[0], bounds[1], sides.get(dd._card_of(move)))
             v = r.value
-            if v is not None and bounds[0] is not None:
-                v = max(v, bounds[0])
-            if v is not None and bounds[1] is not None:
-                v = min(v, bounds[1])
+            if v is not None and lo is not None:
+                v = max(v, lo)
+            if v is not None and hi is not None:
+                v = min(v, hi)
             rows.append({"move": state.move_token(move), "value": v,
-                         "lower": bounds[0], "upper": bounds[1], "exact": False,
+                         "lower": lo, "upper": hi, "exact": False,
                          "complete": bool(r.complete), "nodes": int(r.nodes),
                          "seconds": round(r.seconds, 6), "estimate": True})
             if v != r.value:
@@ -132,7 +150,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         "exact": a.complete and bool(rows) and all(r["exact"] for r in rows),
         "estimate": estimated_with is not None, "complete": a.complete,
         "limits": {"node_budget": node_budget, "deadline": deadline},
-        "stopped_at": a.stage, "deadline": deadline, "nodes": int(a.nodes),
+        "stopped_at": a.stage, "deadline": deadline, "nodes": int(a.nodes) + side_nodes,
         "seconds": round(time.monotonic() - start, 3),
         "steps": [{"question": q, "seconds": round(s, 4), "nodes": int(n)}
                   for q, s, n in a.steps],

@@ -16,11 +16,9 @@ from typing import Any
 
 from ..games.base import GameState
 from . import tarot as ddt
+from .result import SIDE_SHARE, narrow
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
-# the share of the limits kept back, when the exact search stops, for one probe a card
-# at the position's proven bound (_side_bounds), so that the whole stays within them
-SIDE_SHARE = 0.02
 
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
@@ -77,7 +75,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             # a card is worth at most the position for the attack, at least for the
             # defence; a side probe (_side_bounds) may have proven more
             bounds = [None, a.upper] if attack else [a.lower, None]
-            bounds = list(_tighten(bounds[0], bounds[1], sides.get(move)))
+            bounds = list(narrow(bounds[0], bounds[1], sides.get(move)))
             rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
                          "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
                          "seconds": 0.0, "stopped": a.stopped or "deadline",
@@ -90,7 +88,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         est = ddt.solve_cards(state, horizon=estimated_with, only=missing,
                               evaluation=ddt.ANALYSIS_EVALUATION, **kw)
         for move, r in est.items():
-            lo, hi = _tighten(*proven_card_bounds(state, a, move, attack), sides.get(move))
+            lo, hi = narrow(*proven_card_bounds(state, a, move, attack), sides.get(move))
             v = r.value
             if v is not None and lo is not None:
                 v = max(v, lo)
@@ -163,18 +161,6 @@ def _side_bounds(state: GameState, a: ddt.TarotAnalysis, missing: list[Any], att
     return out, nodes
 
 
-def _tighten(lo: int | None, hi: int | None,
-             side: tuple[int | None, int | None] | None) -> tuple[int | None, int | None]:
-    """(lo, hi) narrowed by a side probe's proven bound (``_side_bounds``)."""
-    if side is None:
-        return lo, hi
-    if side[0] is not None:
-        lo = side[0] if lo is None else max(lo, side[0])
-    if side[1] is not None:
-        hi = side[1] if hi is None else min(hi, side[1])
-    return lo, hi
-
-
 def proven_card_bounds(state: GameState, a: ddt.TarotAnalysis, move: Any,
                        attack: bool) -> tuple[int | None, int | None]:
     """The T interval proven for a card the exact search did not finish: the
@@ -211,6 +197,6 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     else:
         lines.append(f"(b) T in [{t['lower']}, {t['upper']}] (proven; the exact T was "
                      f"stopped by {why})")
-    lines.append(cards_heading(a, "T", clamped=True))
+    lines.append(cards_heading(a, "T"))
     lines += analysis_cards_and_line(a, players, "T", why)
     return "\n".join(lines)

@@ -59,3 +59,21 @@ class CardResult(DDResult):
 def nodes_spent(results: dict[Any, CardResult]) -> int:
     """The nodes one ``solve_cards`` call spent, from its results (any game)."""
     return max((r.call_nodes or r.nodes for r in results.values()), default=0)
+
+
+# The share of the limits a stopped exact analysis (Tarot, Tarocchini) keeps back for
+# one probe a card at the position's proven bound, so the whole stays within them
+SIDE_SHARE = 0.02
+
+
+def narrow(lo: int | None, hi: int | None,
+           by: tuple[int | None, int | None] | None) -> tuple[int | None, int | None]:
+    """The proven interval (lo, hi) of a value (None: no bound on that side) narrowed
+    by another proven one ``by`` (e.g. a stopped analysis' side probe of a card)."""
+    if by is None:
+        return lo, hi
+    if by[0] is not None:
+        lo = by[0] if lo is None else max(lo, by[0])
+    if by[1] is not None:
+        hi = by[1] if hi is None else min(hi, by[1])
+    return lo, hi

@@ -593,6 +593,41 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
     return result(None, None, cards=out, line=moves)
 
 
+# card_side_probes: the node budget of one card's probe
+CARD_SIDE_NODES = 500_000
+
+
+def card_side_probes(state: Any, x: int, cards: list[int], node_budget: int | None = None,
+                     deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS
+                     ) -> tuple[dict[int, bool | None], int]:
+    """One null-window probe of the margin at ``x`` after each of ``cards`` (deck
+    indices, legal at ``state``), in order, on one table, each within CARD_SIDE_NODES
+    nodes and all within ``node_budget`` / ``deadline`` (seconds): True proves the
+    card's margin >= x, False that it is <= x - 1, None: not proven (or not asked once
+    a limit is spent). Returns the answers and the nodes spent. For a stopped
+    analysis whose margin lies in [lo, hi]: side 1 picks its highest card, so at its
+    turn x = lo finds the cards that keep the margin >= lo; side 0 its lowest, x =
+    hi + 1 those that keep it <= hi (the tarot module's ``card_side_probes`` alike)."""
+    start = time.monotonic()
+    s = _load(game_of_state(state), position_of_state(state), tt_bits)
+    s.set_features(**NOW_FEATURES)
+    out: dict[int, bool | None] = {}
+    spent = 0
+    for card in cards:
+        b = CARD_SIDE_NODES if node_budget is None else min(CARD_SIDE_NODES,
+                                                              node_budget - spent)
+        d = None if deadline is None else deadline - (time.monotonic() - start)
+        if b <= 0 or (d is not None and d <= 1e-6):
+            out[card] = None
+            continue
+        s.play(card)
+        v, n, ok = s.probe(x, b, 0.0 if d is None else d)
+        s.undo()
+        spent += n
+        out[card] = (v >= x) if ok else None
+    return out, spent
+
+
 def analyse(state: Any, node_budget: int | None = None, deadline: float | None = None,
             tt_bits: int = DEFAULT_TT_BITS, *, cards: bool = True, line: bool = True,
             progress: Any = None, search: str = "now", threads: int = 1
