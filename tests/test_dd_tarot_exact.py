@@ -835,3 +835,27 @@ def test_stopped_first_lead_cards_keep_the_proven_position_bound():
     keep = [c for c in a["cards"] if c["upper"] is not None and c["upper"] <= hi]
     assert keep and all(c["lower"] <= c["value"] <= c["upper"] for c in keep)
     assert a["nodes"] <= 60_000_000
+
+
+def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
+    """When (b) finished and (c) stopped, a card's side probe at the value closes its
+    interval from the other side: such a card is reported exact (and equals the full
+    search), the others keep a proven one-sided bound (TAROT-SCORE-1). The share of
+    the limits kept for the probes is raised here so that a small budget shows it."""
+    from solver.agents import make_agent
+
+    line = next(x for x in (Path(__file__).resolve().parent.parent / "benchmarks" / "deals"
+                            / "tarot4_play.txt").read_text().splitlines() if x.startswith("["))
+    st, _ = position_from_record(Record.from_text(line), "play")
+    agents = [make_agent("heuristic", seed=s) for s in range(4)]
+    while rules.HAND_SIZE[4] - st.trick_no() > 11 or st.trick:
+        st.play(agents[st.to_act].choose(st, st.to_act))
+    full = {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
+    monkeypatch.setattr(report_tarot, "SIDE_SHARE", 0.5)
+    a = report_tarot.analyse(st, node_budget=400_000, line=False)
+    assert a["T"]["exact"] and a["stopped_at"] == "cards"
+    probed = [c for c in a["cards"] if c.get("estimate") is False]
+    assert probed and all(c["value"] == full[c["move"]] == a["T"]["value"] for c in probed)
+    for c in a["cards"]:
+        assert c["lower"] is None or c["lower"] <= full[c["move"]]
+        assert c["upper"] is None or full[c["move"]] <= c["upper"]

@@ -94,11 +94,13 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
                 v = max(v, lo)
             if v is not None and hi is not None:
                 v = min(v, hi)
-            rows.append({"move": state.move_token(move), "value": v,
-                         "lower": lo, "upper": hi, "exact": False,
-                         "complete": bool(r.complete), "nodes": int(r.nodes),
-                         "seconds": round(r.seconds, 6), "estimate": True})
-            if v != r.value:
+            # proven from both sides (a side probe at a known value): exact, no estimate
+            proven = lo is not None and lo == hi
+            rows.append({"move": state.move_token(move), "value": lo if proven else v,
+                         "lower": lo, "upper": hi, "exact": proven,
+                         "complete": bool(r.complete) or proven, "nodes": int(r.nodes),
+                         "seconds": round(r.seconds, 6), "estimate": not proven})
+            if not proven and v != r.value:
                 rows[-1]["clamped_from"] = r.value
     for row in rows:
         made = a.card_made.get(state.parse_move(row["move"]), "unasked")
