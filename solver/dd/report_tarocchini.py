@@ -18,7 +18,7 @@ from typing import Any
 
 from ..games.base import GameState
 from . import tarocchini as dd
-from .result import SIDE_SHARE, narrow
+from .result import SIDE_SHARE, estimated_card_row, narrow
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
 
@@ -123,19 +123,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         est = dd.solve_cards(state, horizon=estimated_with, only=missing, **kw)
         for move, r in est.items():
             lo, hi = narrow(bounds[0], bounds[1], sides.get(dd._card_of(move)))
-            v = r.value
-            if v is not None and lo is not None:
-                v = max(v, lo)
-            if v is not None and hi is not None:
-                v = min(v, hi)
-            # proven from both sides (a side probe at a known value): exact, no estimate
-            proven = lo is not None and lo == hi
-            rows.append({"move": state.move_token(move), "value": lo if proven else v,
-                         "lower": lo, "upper": hi, "exact": proven,
-                         "complete": bool(r.complete) or proven, "nodes": int(r.nodes),
-                         "seconds": round(r.seconds, 6), "estimate": not proven})
-            if not proven and v != r.value:
-                rows[-1]["clamped_from"] = r.value
+            rows.append(estimated_card_row(state.move_token(move), r, lo, hi))
     sign = 1 if side == 1 else -1
     rows.sort(key=lambda x: (not x["exact"], x["value"] is None, -sign * (x["value"] or 0)))
     names = _sides(variant)

@@ -77,3 +77,26 @@ def narrow(lo: int | None, hi: int | None,
     if by[1] is not None:
         hi = by[1] if hi is None else min(hi, by[1])
     return lo, hi
+
+
+def estimated_card_row(token: str, r: CardResult, lo: int | None,
+                       hi: int | None) -> dict[str, Any]:
+    """A card the exact analysis did not finish, as a report row (Tarot, Tarocchini):
+    its horizon estimate ``r`` clamped into the proven interval [lo, hi] (``clamped_from``
+    keeps the raw estimate), or exact where the two bounds meet (a side probe at a known
+    value proved the card from the other side)."""
+    if lo is not None and lo == hi:
+        return {"move": token, "value": lo, "lower": lo, "upper": hi, "exact": True,
+                "complete": True, "nodes": int(r.nodes), "seconds": round(r.seconds, 6),
+                "estimate": False}
+    v = r.value
+    if v is not None and lo is not None:
+        v = max(v, lo)
+    if v is not None and hi is not None:
+        v = min(v, hi)
+    row = {"move": token, "value": v, "lower": lo, "upper": hi, "exact": False,
+           "complete": bool(r.complete), "nodes": int(r.nodes),
+           "seconds": round(r.seconds, 6), "estimate": True}
+    if v != r.value:
+        row["clamped_from"] = r.value
+    return row
