@@ -16,6 +16,7 @@ from test_dd_tarot import brute_force, final_T, random_endgame
 
 from solver.core import tarot as face
 from solver.dd import report_tarot
+from solver.dd import result as dd_result
 from solver.dd import tarot as ddt
 from solver.dd.report import position_from_record
 from solver.games import tarot as rules
@@ -851,7 +852,7 @@ def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
     while rules.HAND_SIZE[4] - st.trick_no() > 11 or st.trick:
         st.play(agents[st.to_act].choose(st, st.to_act))
     full = {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
-    monkeypatch.setattr(report_tarot, "SIDE_SHARE", 0.5)
+    monkeypatch.setattr(dd_result, "SIDE_SHARE", 0.5)
     a = report_tarot.analyse(st, node_budget=400_000, line=False)
     assert a["T"]["exact"] and a["stopped_at"] == "cards"
     probed = [c for c in a["cards"] if c.get("estimate") is False]

@@ -18,7 +18,7 @@ from typing import Any
 
 from ..games.base import GameState
 from . import tarocchini as dd
-from .result import SIDE_SHARE, estimated_card_row, narrow
+from .result import estimated_card_row, limits_before_side_probes, narrow, side_bounds
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
 
@@ -74,10 +74,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
     if progress is not None:
         progress(f"solving exactly (deadline {deadline:g} s): {question}...")
-    # SIDE_SHARE of the limits kept back for the side probes of a stopped analysis
-    a = dd.analyse(state, node_budget=None if node_budget is None
-                   else max(1, int(node_budget * (1 - SIDE_SHARE))),
-                   deadline=deadline * (1 - SIDE_SHARE), line=line,
+    budget, seconds = limits_before_side_probes(node_budget, deadline)
+    a = dd.analyse(state, node_budget=budget, deadline=seconds, line=line,
                    progress=said, threads=threads, **kw)
     moves = [m for m in state.legal_moves() if dd._card_of(m) is not None]
     rows = []
@@ -98,17 +96,11 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     # side 1's cards are worth at most the position, side 0's at least; a side probe
     # at that bound (dd.card_side_probes) proves which cards keep it
     bounds = [None, a.upper] if side == 1 else [a.lower, None]
-    sides: dict[int, tuple[int | None, int | None]] = {}
-    side_nodes = 0
-    left = deadline - (time.monotonic() - start)
-    if missing and left > 0 and (node_budget is None or node_budget > a.nodes):
-        x = a.lower if side == 1 else a.upper + 1
-        cards = sorted({dd._card_of(m) for m in missing})
-        answers, side_nodes = dd.card_side_probes(
-            state, x, cards, None if node_budget is None else node_budget - a.nodes,
-            left, tt_bits=kw.get("tt_bits", dd.DEFAULT_TT_BITS))
-        sides = {c: ((x, None) if yes else (None, x - 1))
-                 for c, yes in answers.items() if yes is not None}
+    sides, side_nodes = side_bounds(
+        dd.card_side_probes, state, sorted({dd._card_of(m) for m in missing}),
+        a.lower if side == 1 else a.upper + 1,
+        None if node_budget is None else node_budget - a.nodes,
+        deadline - (time.monotonic() - start), kw.get("tt_bits", dd.DEFAULT_TT_BITS))
     if missing and not estimates:
         for move in missing:
             lo, hi = narrow(bounds[0], bounds[1], sides.get(dd._card_of(move)))

@@ -16,7 +16,7 @@ from typing import Any
 
 from ..games.base import GameState
 from . import tarot as ddt
-from .result import SIDE_SHARE, estimated_card_row, narrow
+from .result import estimated_card_row, limits_before_side_probes, narrow, side_bounds
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
 
@@ -51,9 +51,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
     if progress is not None:
         progress(f"solving exactly (deadline {deadline:g} s): is the contract made...")
-    a = ddt.analyse(state, node_budget=None if node_budget is None
-                    else max(1, int(node_budget * (1 - SIDE_SHARE))),
-                    deadline=deadline * (1 - SIDE_SHARE), line=line,
+    budget, seconds = limits_before_side_probes(node_budget, deadline)
+    a = ddt.analyse(state, node_budget=budget, deadline=seconds, line=line,
                     progress=said, threads=threads, **kw)
     rows = []
     for move, r in a.cards.items():
@@ -66,16 +65,21 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             rows[-1]["bounds"] = [r.lower, r.upper]
     estimated_with = None
     missing = [m for m in state.legal_moves() if m.kind == "card" and m not in a.cards]
-    sides, side_nodes = _side_bounds(
-        state, a, missing, attack, kw,
-        None if node_budget is None else max(0, node_budget - a.nodes),
-        deadline - (time.monotonic() - start))
+    # one probe a card at the position's proven bound (the side to play picks its best
+    # card): without them a stopped first lead could show every card estimated outside
+    # the position's proven T (a defence chelem the evaluation does not foresee: T <=
+    # -354 proven, every card estimated at -184)
+    sides, side_nodes = side_bounds(
+        ddt.card_side_probes, state, [m.value for m in missing],
+        a.lower if attack else a.upper + 1,
+        None if node_budget is None else node_budget - a.nodes,
+        deadline - (time.monotonic() - start), kw.get("tt_bits", ddt.DEFAULT_TT_BITS))
     if missing and not estimates:
         for move in missing:
             # a card is worth at most the position for the attack, at least for the
-            # defence; a side probe (_side_bounds) may have proven more
+            # defence; its side probe may have proven more
             bounds = [None, a.upper] if attack else [a.lower, None]
-            bounds = list(narrow(bounds[0], bounds[1], sides.get(move)))
+            bounds = list(narrow(bounds[0], bounds[1], sides.get(move.value)))
             rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
                          "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
                          "seconds": 0.0, "stopped": a.stopped or "deadline",
@@ -88,7 +92,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         est = ddt.solve_cards(state, horizon=estimated_with, only=missing,
                               evaluation=ddt.ANALYSIS_EVALUATION, **kw)
         for move, r in est.items():
-            lo, hi = narrow(*proven_card_bounds(state, a, move, attack), sides.get(move))
+            lo, hi = narrow(*proven_card_bounds(state, a, move, attack), sides.get(move.value))
             rows.append(estimated_card_row(state.move_token(move), r, lo, hi))
     for row in rows:
         made = a.card_made.get(state.parse_move(row["move"]), "unasked")
@@ -124,31 +128,6 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     if a.line is not None:
         out["line"] = [state.move_token(m) for m in a.line]
     return out
-
-
-def _side_bounds(state: GameState, a: ddt.TarotAnalysis, missing: list[Any], attack: bool,
-                 kw: dict[str, Any], node_budget: int | None, seconds: float
-                 ) -> tuple[dict[Any, tuple[int | None, int | None]], int]:
-    """For the cards the exact search did not finish, one probe each at the position's
-    proven bound on the side to play's side (``ddt.card_side_probes``): the cards that
-    keep it get that bound, the others the one just past it. Without this a stopped
-    first lead could show every card estimated outside the position's proven T (a
-    defence chelem the evaluation does not foresee: T <= -354 proven, every card
-    estimated at -184). Within ``node_budget`` and ``seconds`` (what the analysis left
-    of the limits). Returns move -> (lower, upper) proven by the probes, and their
-    nodes."""
-    if not missing or seconds <= 0 or (node_budget is not None and node_budget <= 0):
-        return {}, 0
-    x = a.lower if attack else a.upper + 1
-    cards = {m.value: m for m in missing}     # a card move's value is its core id
-    answers, nodes = ddt.card_side_probes(state, x, list(cards), node_budget=node_budget,
-                                          deadline=seconds,
-                                          tt_bits=kw.get("tt_bits", ddt.DEFAULT_TT_BITS))
-    out: dict[Any, tuple[int | None, int | None]] = {}
-    for card, yes in answers.items():
-        if yes is not None:
-            out[cards[card]] = (x, None) if yes else (None, x - 1)
-    return out, nodes
 
 
 def proven_card_bounds(state: GameState, a: ddt.TarotAnalysis, move: Any,

@@ -66,6 +66,30 @@ def nodes_spent(results: dict[Any, CardResult]) -> int:
 SIDE_SHARE = 0.02
 
 
+def limits_before_side_probes(node_budget: int | None,
+                              deadline: float) -> tuple[int | None, float]:
+    """The node budget and deadline an exact analysis gets when SIDE_SHARE of them is
+    kept back for its side probes (``side_bounds``)."""
+    return (None if node_budget is None else max(1, int(node_budget * (1 - SIDE_SHARE))),
+            deadline * (1 - SIDE_SHARE))
+
+
+def side_bounds(probes: Any, state: Any, cards: list[int], x: int,
+                node_budget: int | None, seconds: float, tt_bits: int
+                ) -> tuple[dict[int, tuple[int | None, int | None]], int]:
+    """The cards a stopped analysis did not finish, each probed once at ``x``, the
+    position's proven bound on the side to play's side (``probes``: the game's
+    ``card_side_probes``), within what the analysis left of the limits: card ->
+    (lower, upper) proven (the cards that keep the bound get it, the others the value
+    just past it), and the nodes spent."""
+    if not cards or seconds <= 0 or (node_budget is not None and node_budget <= 0):
+        return {}, 0
+    answers, nodes = probes(state, x, cards, node_budget=node_budget, deadline=seconds,
+                            tt_bits=tt_bits)
+    return {c: ((x, None) if yes else (None, x - 1))
+            for c, yes in answers.items() if yes is not None}, nodes
+
+
 def narrow(lo: int | None, hi: int | None,
            by: tuple[int | None, int | None] | None) -> tuple[int | None, int | None]:
     """The proven interval (lo, hi) of a value (None: no bound on that side) narrowed

@@ -359,7 +359,6 @@ def card_side_probes(state: Any, x: int, cards: list[int], node_budget: int | No
     return out, core.stats()["nodes"]
 
 
-
 def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
                 relax_first: bool, relaxed_game: str = "defence-void",
                 fail_core: Any = None) -> bool | None:
