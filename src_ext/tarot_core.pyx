@@ -287,6 +287,12 @@ cdef enum:
     MONDE = 20
     NCARDS = 78
     NOMOVE = 255
+    # R_DD (set_relax("defence-discard")): a defender's deferred discard (PHANTOM) and
+    # "pay every card of suit S held, j of them to the defence's tricks, then PHANTOM"
+    # (PAYBASE + 32 * S + j); never cards of a hand, never in a mask
+    PHANTOM = 78
+    PAYBASE = 80
+    NIDS = 256
 
 cdef uint64_t TRUMPS = (<uint64_t>1 << 21) - 1      # T1..T21 in word 0
 cdef uint64_t EXBIT = <uint64_t>1 << 21
@@ -310,12 +316,12 @@ cdef uint64_t KINGS1 = 0
 cdef uint64_t QUEENS1 = 0
 cdef uint64_t KNIGHTS1 = 0
 cdef uint64_t JACKS1 = 0
-cdef int PTS[78]          # doubled card values (TAROT-DECK-4)
-cdef int IS_BOUT[78]      # TAROT-DECK-3
+cdef int PTS[NIDS]        # doubled card values (TAROT-DECK-4); 1 for R_DD's moves
+cdef int IS_BOUT[NIDS]    # TAROT-DECK-3
 cdef int R2[4]            # doubled required points R(B) (TAROT-COUNT-2)
-cdef int SUIT[78]         # suit_of per card (per-node hot paths read the table)
-cdef uint64_t ABOVE[78]   # the higher cards of the card's suit, in the card's word
-cdef int LOST_SC[78]      # order_moves' score of a card thrown into a lost trick
+cdef int SUIT[NIDS]       # suit_of per card (per-node hot paths read the table); -2 R_DD
+cdef uint64_t ABOVE[NIDS] # the higher cards of the card's suit, in the card's word
+cdef int LOST_SC[NIDS]    # order_moves' score of a card thrown into a lost trick
 cdef uint64_t ZLEAD[MAXP]
 cdef uint64_t ZMISC[64]
 
@@ -360,6 +366,14 @@ cdef void _init_tables():
             SUIT[c] = s
             ABOVE[c] = (SUIT0 << (14 * s)) & ~((<uint64_t>2 << (c - 22)) - 1)
         LOST_SC[c] = -4 * PTS[c] - (c % 22) // 4
+    for c in range(NCARDS, NIDS):
+        # R_DD's moves: a deferred discard is worth 1 now (every card is worth at least
+        # that much, the rest comes when it is paid) and belongs to no suit
+        PTS[c] = 1
+        IS_BOUT[c] = 0
+        SUIT[c] = -2
+        ABOVE[c] = 0
+        LOST_SC[c] = 0
     R2[0] = 112
     R2[1] = 102
     R2[2] = 82
@@ -400,6 +414,8 @@ cdef inline int suit_of(int c) noexcept nogil:
         return 4
     if c == EXCUSE:
         return -1
+    if c >= NCARDS:
+        return -2
     return (c - 22) // 14
 
 
@@ -423,6 +439,8 @@ cdef struct Saved:
     int wt
     int wi
     int wc
+    uint64_t pay       # R_DD: the plain-suit cards a PAY move took from the hand
+    int pay_att        # ... and the doubled points it added to the attack's pile
 
 
 cdef struct Tally:
@@ -436,6 +454,9 @@ cdef struct Tally:
     int petit_trick    # trick number in which T1 was played, -1 if not yet
     int pb             # petit au bout after the last trick: +1 attack, -1 defence, 0
     int exc6           # 1 if the last trick was won by the Excuse (TAROT-EXC-6)
+    # R_DD: each seat's deferred discards not yet paid, by the side that won their
+    # trick ([seat][0] defence, [seat][1] attack)
+    int owe[MAXP][2]
 
 
 cdef struct Pos:
@@ -499,6 +520,10 @@ cdef struct Pos:
     # chosen by the defence (pip_ties): in a suit the attack can no longer follow, the
     # defence's cards have no rank, only points
     int relax_void
+    # R_DD (set_relax("defence-discard"), R_DV included): a defender without trumps
+    # nor the Excuse that cannot follow discards nothing now (PHANTOM) and pays later
+    # (PAY moves, or what it holds at the end): ``final_value``, ``rdd_moves``
+    int relax_discard
     int force_wi       # the trick winner's index chosen for the next finish_trick
 
 
@@ -637,7 +662,7 @@ cdef int winner_index(int* cards, int k) noexcept nogil:
     cdef int i, c, led = -1, best = -1, bi = -1, tb = -1, ti = -1
     for i in range(k):
         c = cards[i]
-        if c == EXCUSE:
+        if c == EXCUSE or c >= NCARDS:
             continue
         if c < 21:
             if c > tb:
@@ -725,6 +750,10 @@ cdef void finish_trick(Pos* p) noexcept nogil:
                 att_bgain = tb
     t.att_pts += att_gain
     t.att_bouts += att_bgain
+    if p.relax_discard:
+        for i in range(n):
+            if cards[i] >= NCARDS:
+                t.owe[(t.leader + i) % n][wside] += 1
     if wside:
         t.att_tricks += 1
     else:
@@ -745,12 +774,83 @@ cdef void finish_trick(Pos* p) noexcept nogil:
     p.trick_no += 1
 
 
+cdef inline int rdd_rank_points(int r) noexcept nogil:
+    # doubled points of a plain card of rank bit r (0..13) in its suit block
+    return 9 if r == 13 else (7 if r == 12 else (5 if r == 11 else (3 if r == 10 else 1)))
+
+
+cdef void rdd_pay(Pos* p, int seat, int c, Saved* sv) noexcept nogil:
+    """R_DD, PAY move c (PAYBASE + 32 S + j): the seat gives up every card of suit S
+    it holds as deferred discards, its j richest to the defence's tricks, the others
+    to the attack's (each worth its points less the 1 its trick got when deferred)."""
+    cdef int S = (c - PAYBASE) // 32, j = (c - PAYBASE) % 32, k = 0, r
+    cdef uint64_t cards = p.hand[seat][1] & (SUIT0 << (14 * S)), rest = cards
+    cdef int gain = 0, total = 0
+    while rest:
+        r = highest_bit(rest)
+        rest &= ~(<uint64_t>1 << r)
+        total += rdd_rank_points(r - 14 * S)
+        if k >= j:
+            gain += rdd_rank_points(r - 14 * S) - 1
+        k += 1
+    sv.pay = cards
+    sv.pay_att = gain
+    p.tally.att_pts += gain
+    p.tally.owe[seat][0] -= j
+    p.tally.owe[seat][1] -= k - j
+    p.live_pts -= total
+    p.hand[seat][1] &= ~cards
+    p.live[1] &= ~cards
+    p.side_live[p.side[seat]][1] &= ~cards
+
+
+cdef void rdd_unpay(Pos* p, int seat, int c, Saved* sv) noexcept nogil:
+    cdef int S = (c - PAYBASE) // 32, j = (c - PAYBASE) % 32, r, total = 0
+    cdef uint64_t cards = sv.pay, rest = cards
+    while rest:
+        r = highest_bit(rest)
+        rest &= ~(<uint64_t>1 << r)
+        total += rdd_rank_points(r - 14 * S)
+    p.tally.att_pts -= sv.pay_att
+    p.tally.owe[seat][0] += j
+    p.tally.owe[seat][1] += popcount64(cards) - j
+    p.live_pts += total
+    p.hand[seat][1] |= cards
+    p.live[1] |= cards
+    p.side_live[p.side[seat]][1] |= cards
+
+
+cdef int rdd_leftover(Pos* p) noexcept nogil:
+    """R_DD at the end of the deal: the deferred discards still owed are the cards
+    their seats still hold (plain-suit cards: an owing seat has no trump nor Excuse),
+    the richest to the defence's tricks as the defence chooses; the doubled points the
+    attack's share adds (each less the 1 its trick got)."""
+    cdef int s, r, k, gain = 0, need
+    cdef uint64_t h, lvl
+    for s in range(p.n):
+        need = p.tally.owe[s][0]
+        h = p.hand[s][1]
+        if not h:
+            continue
+        # richest first: kings, queens, knights, jacks, then the pips
+        for r in range(13, 9, -1):
+            lvl = h & (((<uint64_t>1 << r) | (<uint64_t>1 << (r + 14))
+                        | (<uint64_t>1 << (r + 28)) | (<uint64_t>1 << (r + 42))))
+            k = popcount64(lvl)
+            if k <= need:
+                need -= k
+            else:
+                gain += (k - need) * (rdd_rank_points(r) - 1)
+                need = 0
+    return gain
+
+
 cdef inline void play_card(Pos* p, int c) noexcept nogil:
     cdef int seat = p.cur
     if ATOUT_CHECKED:
-        tarot_invariant(0 <= c < NCARDS and p.ply < MAXPLY and not is_over(p),
+        tarot_invariant(0 <= c < NIDS and p.ply < MAXPLY and not is_over(p),
                         "play_card: card or ply out of range")
-        tarot_invariant((p.hand[seat][card_word(c)] & card_bit(c)) != 0,
+        tarot_invariant(c >= NCARDS or (p.hand[seat][card_word(c)] & card_bit(c)) != 0,
                         "play_card: card not in the hand of the seat to act")
     cdef Saved* sv = &p.saved[p.ply]
     sv.cur = p.cur
@@ -759,16 +859,21 @@ cdef inline void play_card(Pos* p, int c) noexcept nogil:
     sv.wi = p.wi
     sv.wc = p.wc
     cdef int side = p.side[seat]
-    p.live_pts -= PTS[c]
-    if c < 22:
+    if c >= NCARDS:
+        # R_DD: a deferred discard, after paying a suit for a PAY move
+        if c >= PAYBASE:
+            rdd_pay(p, seat, c, sv)
+    elif c < 22:
+        p.live_pts -= PTS[c]
         p.hand[seat][0] &= ~(<uint64_t>1 << c)
         p.live[0] &= ~(<uint64_t>1 << c)
         p.side_live[side][0] &= ~(<uint64_t>1 << c)
     else:
+        p.live_pts -= PTS[c]
         p.hand[seat][1] &= ~(<uint64_t>1 << (c - 22))
         p.live[1] &= ~(<uint64_t>1 << (c - 22))
         p.side_live[side][1] &= ~(<uint64_t>1 << (c - 22))
-    if c != EXCUSE:
+    if c != EXCUSE and c < NCARDS:
         if p.led < 0:
             p.led = c
         if c < 21 and c > p.wt:
@@ -809,6 +914,10 @@ cdef inline void undo_card(Pos* p) noexcept nogil:
     p.wc = sv.wc
     cdef int seat = p.cur
     cdef int side = p.side[seat]
+    if c >= NCARDS:
+        if c >= PAYBASE:
+            rdd_unpay(p, seat, c, sv)
+        return
     p.live_pts += PTS[c]
     if c < 22:
         p.hand[seat][0] |= <uint64_t>1 << c
@@ -852,9 +961,10 @@ cdef inline int chelem_term(Pos* p) noexcept nogil:
 cdef inline int final_value(Pos* p) noexcept nogil:
     """Per-defender amount T of TAROT-SCORE-1 (unrounded) once the deal is over."""
     cdef Tally* t = &p.tally
+    cdef int pts = t.att_pts + (rdd_leftover(p) if p.relax_discard else 0)
     if p.objective == OBJ_MARGIN:
-        return margin(t.att_pts, t.att_bouts)
-    return f_points(p, t.att_pts, t.att_bouts) + t.pb * 10 * p.pb_mult + chelem_term(p)
+        return margin(pts, t.att_bouts)
+    return f_points(p, pts, t.att_bouts) + t.pb * 10 * p.pb_mult + chelem_term(p)
 
 
 cdef inline int max_masters(Pos* p, int side, uint64_t other_trumps) noexcept nogil:
@@ -1019,7 +1129,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
         lp += PTS[c]
         if c < 22:
             l0 |= <uint64_t>1 << c
-        else:
+        elif c < NCARDS:
             l1 |= <uint64_t>1 << (c - 22)
     cdef int lb = popcount64(l0 & BOUTS0)
     cdef int pbpos = 0
@@ -1075,6 +1185,11 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
         if p.sure_lead and p.total_tricks - p.trick_no >= 2 \
                 and not (p.restrict_first and p.trick_no == 0):
             lpts = quick_tricks(p, &lq)
+            if p.relax_discard and (p.tally.owe[p.tally.leader][0]
+                                    + p.tally.owe[p.tally.leader][1]) > 0:
+                # R_DD: an owing leader holds more cards than tricks are left
+                lq = 0
+                lpts = 0
             # the leader's Excuse, credited below as played in this trick, then waits
             # for the trick after his quick tricks, which must not be the last
             if lq > 0 and (p.hand[p.tally.leader][0] & EXBIT) \
@@ -2064,8 +2179,22 @@ cdef class TarotCore:
         made. In a suit the attack holds no card of, the defence's cards then have no
         rank for the rest of the deal, so to a trick the attack surely takes a
         defender gives only its poorest card of such a suit, and to one the defence
-        surely takes only its richest (``set_features(void=)``, void_one_card)."""
-        cdef int mode_id, trumps = 0, void = 0
+        surely takes only its richest (``set_features(void=)``, void_one_card).
+
+        ``"defence-discard"`` (R_DD) is R_DV where, besides, a defender holding no
+        trump nor the Excuse that cannot follow the led suit defers its discard: it
+        plays no card now (the trick gets a half point, what any discard is worth at
+        least) and keeps its hand, owing a card to the side that takes the trick. It
+        pays later: before it plays to a trick of a suit it holds no more cards of than
+        it owes, it may give up all of them (then it cannot follow and defers again),
+        and at the end of the deal what it still holds is what it owes; the defence
+        chooses which of the paid cards count for the tricks it took (the richest). A
+        real discard is the deferred one paid at once, so the defence only gains
+        choices: R_DD <= R_DV, made in R_DD is made. A defender's discards are then one
+        move instead of one per card: the made proofs that ran out of nodes at the
+        first lead are the defence's discards (``rdd_moves``). The table key adds what
+        each defender owes to the defence's tricks."""
+        cdef int mode_id, trumps = 0, void = 0, discard = 0
         if mode == "none":
             mode_id = RELAX_NONE
         elif mode == "defence":
@@ -2077,11 +2206,16 @@ cdef class TarotCore:
             mode_id = RELAX_DEFENCE
             trumps = 1
             void = 1
+        elif mode == "defence-discard":
+            mode_id = RELAX_DEFENCE
+            trumps = 1
+            void = 1
+            discard = 1
         elif mode == "attack":
             mode_id = RELAX_ATTACK
         else:
             raise ValueError("relax must be 'none', 'defence', 'defence-trumps', "
-                             f"'defence-void' or 'attack', got {mode!r}")
+                             f"'defence-void', 'defence-discard' or 'attack', got {mode!r}")
         if mode_id != RELAX_NONE and self.p.relax == RELAX_NONE:
             self.saved_part = self.use_part
             self.saved_merge2 = self.use_merge2
@@ -2093,6 +2227,7 @@ cdef class TarotCore:
         self.p.relax = mode_id
         self.p.relax_trumps = trumps
         self.p.relax_void = void
+        self.p.relax_discard = discard
         if trumps:
             self.use_part = 0      # its classes read the low trumps' ranks
         elif mode_id != RELAX_NONE:
@@ -2101,6 +2236,8 @@ cdef class TarotCore:
 
     @property
     def relax(self):
+        if self.p.relax_discard:
+            return "defence-discard"
         if self.p.relax_void:
             return "defence-void"
         if self.p.relax_trumps:
@@ -2482,9 +2619,15 @@ cdef class TarotCore:
         h = mix64(h ^ w)
         g = mix64b(g + w)
         if p.relax:
-            h = mix64(h ^ (<uint64_t>(p.relax + 4 * p.relax_trumps + 8 * p.relax_void)
-                           * <uint64_t>0x9E3779B97F4A7C15))
-            g = mix64b(g + <uint64_t>(p.relax + 4 * p.relax_trumps + 8 * p.relax_void))
+            w = <uint64_t>(p.relax + 4 * p.relax_trumps + 8 * p.relax_void
+                           + 16 * p.relax_discard)
+            if p.relax_discard:
+                # the deferred discards owed to the defence's tricks (the hands' sizes
+                # give the totals)
+                for i in range(p.n):
+                    w |= <uint64_t>p.tally.owe[i][0] << (8 + 6 * i)
+            h = mix64(h ^ (w * <uint64_t>0x9E3779B97F4A7C15))
+            g = mix64b(g + w)
         cdef uint64_t w0[MAXP]
         if p.relax_trumps:
             canonical_trumps(p, w0)
@@ -2691,7 +2834,7 @@ cdef class TarotCore:
             c = p.played[base + i]
             if c < 22:
                 live0 |= <uint64_t>1 << c
-            else:
+            elif c < NCARDS:
                 live1 |= <uint64_t>1 << (c - 22)
         if p.wi >= 0:
             wside = p.side[(p.tally.leader + p.wi) % p.n]
@@ -3091,6 +3234,8 @@ cdef class TarotCore:
         acc[0] = nm[0]
         acc[1] = nm[1]
         k = self.order_moves(m, moves, skip_lo, skip_top, &nskip)
+        if p.relax_discard and not p.side[p.cur] and p.led >= 0:
+            k = self.rdd_moves(moves, k)
         if ttbest != NOMOVE:
             for i in range(k):
                 if moves[i] == ttbest:
@@ -3165,6 +3310,35 @@ cdef class TarotCore:
             else:
                 self.tt_store(key, check, x, r, best)
         return r
+
+    cdef int rdd_moves(self, int* moves, int k) noexcept nogil:
+        """R_DD, a defender to play after the lead: without trumps nor the Excuse, a
+        seat that cannot follow defers its discard (PHANTOM: any card it could throw
+        now, the defence chooses which once the deal has shown what it needs); one that
+        can follow may instead pay every card it holds of the led suit as discards it
+        deferred (if it owes that many) and defer one more. The real game's discards
+        are these moves with the choice made at once, so R_DD <= R_DV."""
+        cdef Pos* p = &self.p
+        cdef int seat = p.cur, ledsuit, s, oa, od, j
+        cdef uint64_t follow
+        if p.hand[seat][0] & (TRUMPS | EXBIT):
+            return k
+        ledsuit = SUIT[p.led]
+        if ledsuit == 4:
+            moves[0] = PHANTOM
+            return 1
+        follow = p.hand[seat][1] & (SUIT0 << (14 * ledsuit))
+        if not follow:
+            moves[0] = PHANTOM
+            return 1
+        s = popcount64(follow)
+        oa = p.tally.owe[seat][1]
+        od = p.tally.owe[seat][0]
+        if s <= oa + od:
+            for j in range(s - oa if s > oa else 0, (s if s < od else od) + 1):
+                moves[k] = PAYBASE + 32 * ledsuit + j
+                k += 1
+        return k
 
     cdef int search_ties(self, int x, int c, int ties, uint64_t* rel) noexcept nogil:
         """Relaxed games: the value of c completing a trick whose pips tie (pip_ties),

@@ -695,6 +695,38 @@ def test_void_relaxed_game_bounds_the_trump_relaxed_one(n):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
+def test_discard_relaxed_game_bounds_the_void_relaxed_one(n):
+    """R_DD (set_relax("defence-discard")): R_DV where a defender holding no trump
+    nor the Excuse that cannot follow defers its discard (TAROT-PLAY-4.4 relaxed for
+    the defence alone): the trick gets a card worth a half point now, and the defender
+    pays later from what it holds -- its whole holding of a led suit, which then lets
+    it discard (TAROT-PLAY-4.1), or at the end what it still holds -- the defence
+    choosing which paid cards count for the tricks it took. Discarding at once is one
+    of its choices, so R_DD <= R_DV <= real: made in R_DD is made. Each R_DD search,
+    every technique on, equals R_DD's plain minimax (no table, bounds, merging or
+    ordering), and the deferral cuts the search on some endgames."""
+    strict = fewer = 0
+    for i, st in enumerate(endgames(n, 40, seed=2880 + n, left=(4, 5))):
+        objective = "T" if i % 3 == 2 else "margin"
+        values = _relaxed_values(st, objective, ("none", "defence-void", "defence-discard"),
+                                 ("defence-discard",))
+        assert values["defence-discard"] <= values["defence-void"] <= values["none"], \
+            (n, i, values)
+        strict += values["defence-discard"] < values["defence-void"]
+        nodes = []
+        for mode in ("defence-discard", "defence-void"):
+            core = face.from_state(st, tt_bits=14)
+            core.set_objective(objective)
+            core.set_relax(mode)
+            core.value()
+            nodes.append(core.stats()["nodes"])
+        fewer += nodes[0] < nodes[1]
+    assert fewer > 0
+    if n > 3:
+        assert strict > 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
 def test_merge2_in_relaxed_games_keeps_their_values(n):
     """Points-aware merging inside the relaxed games (``merge2_relaxed``): a run
     stops at the pips (they have no rank there) and a trick a pip is winning is never

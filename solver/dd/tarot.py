@@ -543,7 +543,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``features``: the core's search switches (``TarotCore.set_features``), and
     ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread),
     ``relax_cards`` ((c) only), ``relax_trumps`` (R_D instead of R_DT) and
-    ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_fail`` ((a) with R_A raced
+    ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
+    R_DV instead of R_DD), ``relax_fail`` ((a) with R_A raced
     against the real game after a relaxed fail; on with 4 players), for measurements against a technique
     switched off;
     the values never change."""
@@ -557,6 +558,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_value = features.pop("relax_value", True)
     relax_cards = features.pop("relax_cards", True) and relax_value
     relax_void = features.pop("relax_void", True)
+    relax_discard = features.pop("relax_discard", True) and relax_void
     # on for 4 players only: R_A raced against the real game gained 2 of 50 4p first
     # leads within 2e7 nodes (x1.04 on those both finish) but lost 2 of 50 3p ones
     # within 1e7 (x0.83), 5p level (RESULTS.md, seventh and eighth sessions)
@@ -564,8 +566,10 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # (b) and (c) ask R_DT (R_DV, below it, misses more of their made-type probes:
     # at 13 left 5 of 10 values within 3e7 nodes against 7); (a) asks R_DV
     value_game = "defence-trumps" if features.pop("relax_trumps", True) else "defence"
-    relaxed_game = "defence-void" if relax_void and value_game == "defence-trumps" \
-        else value_game
+    # (a) asks R_DD (R_DV where, besides, a defender's discards are deferred), else
+    # R_DV; the cards' made answers too
+    relaxed_game = ("defence-discard" if relax_discard else "defence-void") \
+        if relax_void and value_game == "defence-trumps" else value_game
 
     def new_core(objective: str | None = None, relax: str | None = None) -> Any:
         c = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
