@@ -34,7 +34,10 @@ the core's old order (``mobility``: the lead leaving the opponents the fewest an
 first); ``--baseline no-merge2-relaxed``: points-aware merging off in the relaxed
 games (``merge2_relaxed``); ``--baseline no-relax-void``: (a) in R_DT
 instead of R_DV; ``--baseline no-relax-discard``: (a) in R_DV instead of R_DD
-(a defender's discards deferred); ``--baseline no-relax-fail``: (a) without R_A raced against the real
+(a defender's discards deferred); ``--baseline even-fail-race``: R_A and the real game
+given equal shares of the race after a relaxed fail (``fail_weight``);
+``--baseline thirteenth``: both, the search as the thirteenth session left it;
+``--baseline no-relax-fail``: (a) without R_A raced against the real
 game after a relaxed fail (``relax_fail``, on by default with 4 players only);
 ``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p);
 ``--baseline none``: no "before" rows (the search of now alone, e.g. at a target's
@@ -45,7 +48,8 @@ shared, noisy machine.
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
                                    no-relax-value|no-relax-cards|no-relax-trumps|no-mobility|
-                                   no-merge2-relaxed|no-relax-void|no-relax-discard|no-relax-fail|
+                                   no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
+                                   no-relax-fail|
                                    relax-fail-off|none]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
@@ -105,6 +109,9 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-merge2-relaxed": {"merge2_relaxed": False},
              "no-relax-void": {"relax_void": False},
              "no-relax-discard": {"relax_discard": False},
+             "even-fail-race": {"fail_weight": False},
+             # the search as the thirteenth session left it (R_DV, an even race)
+             "thirteenth": {"relax_discard": False, "fail_weight": False},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)

@@ -326,6 +326,11 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
 # (a)'s race of the real game and R_A after a relaxed fail: the first budget of each
 # probe, doubled each round
 FAIL_RACE_START = 1 << 17
+# ... and R_A's share: FAIL_RACE_WEIGHT times the real game's nodes each round
+# (fourteenth session: at the first lead R_A's fail proofs are 1.4-2.7x cheaper than
+# the real game's on all 6 4p fails that finish, so an even race paid 2-3x the cheaper
+# proof; at 16 left the real game is cheaper on 2 of 9, by up to 1.7x: 16, not all)
+FAIL_RACE_WEIGHT = 16
 
 # card_side_probes: the node budget of one card's probe
 CARD_SIDE_NODES = 500_000
@@ -361,7 +366,7 @@ def card_side_probes(state: Any, x: int, cards: list[int], node_budget: int | No
 
 def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
                 relax_first: bool, relaxed_game: str = "defence-void",
-                fail_core: Any = None) -> bool | None:
+                fail_core: Any = None, fail_weight: int = FAIL_RACE_WEIGHT) -> bool | None:
     """(a): is the contract made (the core's objective is the margin)? With
     ``relax_first``, first in a relaxed game that favours the defence
     (``TarotCore.set_relax``): made there is made, and that proof is cheaper (a
@@ -378,9 +383,11 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     limits -- raced, when ``fail_core`` (a second core of the position, margin
     objective, kept in R_A: the attack picks the winner among tied pips, R_A >= real;
     or a function making one, called only when the race is run) is given, against
-    R_A, where failed is failed: each gets FAIL_RACE_START nodes,
-    then twice as many each round (their tables keep what was proven), so the answer
-    costs about what the cheaper of the two proofs costs, times four at most. At the
+    R_A, where failed is failed: the real game gets FAIL_RACE_START nodes and R_A
+    ``fail_weight`` times as many, then twice as many each round (their tables keep
+    what was proven), so the answer costs about what the cheaper of the two proofs
+    costs, times a small factor (R_A is favoured: its fail proofs are the cheaper ones
+    at the first lead). At the
     first lead the real game's fail proofs are the ones out of reach (RESULTS.md,
     seventh session)."""
     start = time.monotonic()
@@ -414,7 +421,8 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
             b, d = left()
             if b is not None and b <= 0:
                 return None
-            answer = c.probe(0, node_budget=step if b is None else min(step, b),
+            mine = step * (fail_weight if c is racer else 1)
+            answer = c.probe(0, node_budget=mine if b is None else min(mine, b),
                              deadline=d)
             if answer is not None:
                 if c is core or answer is False:
@@ -544,7 +552,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread),
     ``relax_cards`` ((c) only), ``relax_trumps`` (R_D instead of R_DT) and
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
-    R_DV instead of R_DD), ``relax_fail`` ((a) with R_A raced
+    R_DV instead of R_DD), ``fail_weight`` (R_A's share of that race
+    FAIL_RACE_WEIGHT, else even), ``relax_fail`` ((a) with R_A raced
     against the real game after a relaxed fail; on with 4 players), for measurements against a technique
     switched off;
     the values never change."""
@@ -563,6 +572,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # leads within 2e7 nodes (x1.04 on those both finish) but lost 2 of 50 3p ones
     # within 1e7 (x0.83), 5p level (RESULTS.md, seventh and eighth sessions)
     relax_fail = features.pop("relax_fail", state.players == 4)
+    fail_weight = FAIL_RACE_WEIGHT if features.pop("fail_weight", True) else 1
     # (b) and (c) ask R_DT (R_DV, below it, misses more of their made-type probes:
     # at 13 left 5 of 10 values within 3e7 nodes against 7); (a) asks R_DV
     value_game = "defence-trumps" if features.pop("relax_trumps", True) else "defence"
@@ -633,7 +643,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     core.set_objective("margin")
     b, d = left()
     # the second cores of (a) and of the cards' made answers are dropped once charged
-    # (each holds a table); (a)'s is made only if R_DV fails
+    # (each holds a table); (a)'s is made only if R_DD fails
     raced: list[Any] = []
 
     def make_fail_core() -> Any:
@@ -641,7 +651,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         return raced[-1]
 
     made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game,
-                                           make_fail_core if relax_fail else None))
+                                           make_fail_core if relax_fail else None,
+                                           fail_weight))
     for other in raced:
         charge(other)
     raced.clear()
