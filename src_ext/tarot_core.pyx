@@ -213,6 +213,26 @@ every boundary visit at 5 tricks left and more than half at 6; the nodes pile up
 6-9 tricks left (91 % of them), reached through the defence's alternatives in the first
 tricks; 72 % of the inner nodes cut nothing (the defence's, all searched). Perfect
 bounds at 7 left would save at most ~1.6x: the tree is wide, not deep.
+
+Fourteenth session: which of the defence's choices make that width (diagnostic, not
+kept: one node type of the defence at a time searched on its first card only, an
+unsound upper bound of what any relaxation of it could give; R_DV made proofs, 4p,
+geometric mean over 7 made positions at 15 / 16 left): its leads x64 / x133, its
+discards x9.4 / x7.5 (those into a trick the attack surely takes x2.3 / x2.4 only),
+its trumps x5.1 / x5.8, its follows x2.1 / x4.2. Hence R_DD (``set_relax
+("defence-discard")``, ``rdd_moves``): a defender without trumps nor the Excuse that
+cannot follow defers its discard and pays it later. Made proofs in R_DD against R_DV:
+x7.6 fewer nodes at 15 left (all 7 still made), and at the first lead the made
+proofs that ran past 2e8 nodes in R_DV take 1e6-1.5e7 (4p made/fail: 14 of 20 within
+1.6e8 nodes against 10, median 11.3 s -> 2.8 s; 3p 10 against 9; 5p the same 11 but
+x2.2 fewer nodes on them, geometric mean). Measured and dropped: deferring a
+defender's follow too, where the attack's card wins and none of the defender's cards
+of the suit can beat it (x0.80 at 16 left: the kept cards widen the later tricks);
+the attack's discards deferred the same way in R_A for fail proofs (x1.00 at the
+first lead, 0.55 on one); R_DD instead of R_DT for (b)'s probes (x1.18 / 1.27 fewer
+nodes where both finish at 12 / 13 left, but 6 of 12 finish at 13 left against 8). In the
+real game's fail proofs the attack's leads are the width (collapsing them x96 at 15
+left), its follows x1.3-6, discards x1.3-1.8.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
