@@ -570,7 +570,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_discard = features.pop("relax_discard", True) and relax_void
     # on for 4 players only: R_A raced against the real game gained 2 of 50 4p first
     # leads within 2e7 nodes (x1.04 on those both finish) but lost 2 of 50 3p ones
-    # within 1e7 (x0.83), 5p level (RESULTS.md, seventh and eighth sessions)
+    # within 1e7 (x0.83), 5p level (RESULTS.md, seventh and eighth sessions); with R_A
+    # favoured 16:1 (fourteenth session) still mixed there: 3p 2 of 8 first-lead fails
+    # cheaper, 2 dearer (one 3x), 5p one more finished and one fewer
     relax_fail = features.pop("relax_fail", state.players == 4)
     fail_weight = FAIL_RACE_WEIGHT if features.pop("fail_weight", True) else 1
     # (b) and (c) ask R_DT (R_DV, below it, misses more of their made-type probes:
