@@ -794,47 +794,33 @@ cdef void finish_trick(Pos* p) noexcept nogil:
     p.trick_no += 1
 
 
-cdef inline int rdd_rank_points(int r) noexcept nogil:
-    # doubled points of a plain card of rank bit r (0..13) in its suit block
-    return 9 if r == 13 else (7 if r == 12 else (5 if r == 11 else (3 if r == 10 else 1)))
-
-
 cdef void rdd_pay(Pos* p, int seat, int c, Saved* sv) noexcept nogil:
     """R_DD, PAY move c (PAYBASE + 32 S + j): the seat gives up every card of suit S
-    it holds as deferred discards, its j richest to the defence's tricks, the others
-    to the attack's (each worth its points less the 1 its trick got when deferred)."""
-    cdef int S = (c - PAYBASE) // 32, j = (c - PAYBASE) % 32, k = 0, r
+    it holds as deferred discards, its j richest (its highest: within a suit a higher
+    card is never poorer) to the defence's tricks, the others to the attack's (each
+    worth its points less the 1 its trick got when deferred)."""
+    cdef int S = (c - PAYBASE) // 32, j = (c - PAYBASE) % 32, k
     cdef uint64_t cards = p.hand[seat][1] & (SUIT0 << (14 * S)), rest = cards
-    cdef int gain = 0, total = 0
-    while rest:
-        r = highest_bit(rest)
-        rest &= ~(<uint64_t>1 << r)
-        total += rdd_rank_points(r - 14 * S)
-        if k >= j:
-            gain += rdd_rank_points(r - 14 * S) - 1
-        k += 1
+    for k in range(j):
+        rest &= ~(<uint64_t>1 << highest_bit(rest))
     sv.pay = cards
-    sv.pay_att = gain
-    p.tally.att_pts += gain
+    sv.pay_att = mask_points(0, rest) - popcount64(rest)
+    p.tally.att_pts += sv.pay_att
     p.tally.owe[seat][0] -= j
-    p.tally.owe[seat][1] -= k - j
-    p.live_pts -= total
+    p.tally.owe[seat][1] -= popcount64(cards) - j
+    p.live_pts -= mask_points(0, cards)
     p.hand[seat][1] &= ~cards
     p.live[1] &= ~cards
     p.side_live[p.side[seat]][1] &= ~cards
 
 
 cdef void rdd_unpay(Pos* p, int seat, int c, Saved* sv) noexcept nogil:
-    cdef int S = (c - PAYBASE) // 32, j = (c - PAYBASE) % 32, r, total = 0
-    cdef uint64_t cards = sv.pay, rest = cards
-    while rest:
-        r = highest_bit(rest)
-        rest &= ~(<uint64_t>1 << r)
-        total += rdd_rank_points(r - 14 * S)
+    cdef int j = (c - PAYBASE) % 32
+    cdef uint64_t cards = sv.pay
     p.tally.att_pts -= sv.pay_att
     p.tally.owe[seat][0] += j
     p.tally.owe[seat][1] += popcount64(cards) - j
-    p.live_pts += total
+    p.live_pts += mask_points(0, cards)
     p.hand[seat][1] |= cards
     p.live[1] |= cards
     p.side_live[p.side[seat]][1] |= cards
@@ -844,24 +830,22 @@ cdef int rdd_leftover(Pos* p) noexcept nogil:
     """R_DD at the end of the deal: the deferred discards still owed are the cards
     their seats still hold (plain-suit cards: an owing seat has no trump nor Excuse),
     the richest to the defence's tricks as the defence chooses; the doubled points the
-    attack's share adds (each less the 1 its trick got)."""
-    cdef int s, r, k, gain = 0, need
-    cdef uint64_t h, lvl
+    attack's share adds (each less the 1 its trick got: pips add nothing)."""
+    cdef int s, i, k, gain = 0, need
+    cdef uint64_t h
+    cdef uint64_t levels[4]
+    levels[0] = KINGS1
+    levels[1] = QUEENS1
+    levels[2] = KNIGHTS1
+    levels[3] = JACKS1
     for s in range(p.n):
         need = p.tally.owe[s][0]
         h = p.hand[s][1]
-        if not h:
-            continue
-        # richest first: kings, queens, knights, jacks, then the pips
-        for r in range(13, 9, -1):
-            lvl = h & (((<uint64_t>1 << r) | (<uint64_t>1 << (r + 14))
-                        | (<uint64_t>1 << (r + 28)) | (<uint64_t>1 << (r + 42))))
-            k = popcount64(lvl)
-            if k <= need:
-                need -= k
-            else:
-                gain += (k - need) * (rdd_rank_points(r) - 1)
-                need = 0
+        for i in range(4):             # richest first
+            k = popcount64(h & levels[i])
+            if k > need:
+                gain += (k - need) * (mask_points(0, levels[i] & (~levels[i] + 1)) - 1)
+            need = need - k if k < need else 0
     return gain
 
 
@@ -880,19 +864,19 @@ cdef inline void play_card(Pos* p, int c) noexcept nogil:
     sv.wc = p.wc
     cdef int side = p.side[seat]
     if c >= NCARDS:
-        # R_DD: a deferred discard, after paying a suit for a PAY move
+        # R_DD: a deferred discard (PHANTOM), after paying a suit for a PAY move
         if c >= PAYBASE:
             rdd_pay(p, seat, c, sv)
-    elif c < 22:
-        p.live_pts -= PTS[c]
-        p.hand[seat][0] &= ~(<uint64_t>1 << c)
-        p.live[0] &= ~(<uint64_t>1 << c)
-        p.side_live[side][0] &= ~(<uint64_t>1 << c)
     else:
         p.live_pts -= PTS[c]
-        p.hand[seat][1] &= ~(<uint64_t>1 << (c - 22))
-        p.live[1] &= ~(<uint64_t>1 << (c - 22))
-        p.side_live[side][1] &= ~(<uint64_t>1 << (c - 22))
+        if c < 22:
+            p.hand[seat][0] &= ~(<uint64_t>1 << c)
+            p.live[0] &= ~(<uint64_t>1 << c)
+            p.side_live[side][0] &= ~(<uint64_t>1 << c)
+        else:
+            p.hand[seat][1] &= ~(<uint64_t>1 << (c - 22))
+            p.live[1] &= ~(<uint64_t>1 << (c - 22))
+            p.side_live[side][1] &= ~(<uint64_t>1 << (c - 22))
     if c != EXCUSE and c < NCARDS:
         if p.led < 0:
             p.led = c
