@@ -233,6 +233,21 @@ first lead, 0.55 on one); R_DD instead of R_DT for (b)'s probes (x1.18 / 1.27 fe
 nodes where both finish at 12 / 13 left, but 6 of 12 finish at 13 left against 8). In the
 real game's fail proofs the attack's leads are the width (collapsing them x96 at 15
 left), its follows x1.3-6, discards x1.3-1.8.
+
+Fifteenth session, measured and dropped (benchmarks/RESULTS.md): three more sure facts
+for the upper bound -- the defence's top honour of a suit the taker still holds
+(unsound: the taker may shed the suit by discards once out of trumps and take the
+last trick, where the honour is its holder's last card; its sound restriction
+x1.00), the top trump's holder's masters of suits every opponent holds (sound,
+fires at 1 of 120 positions), the attack's points capped by the tricks it can still
+win and each seat's richest cards in them (sound, root slack 22 -> 21, fail proofs
+x1.00-1.27) -- and R_DD's owed points (x1.01); relaxed sub-probes at the real game's
+boundaries 9-16 tricks left (R_D: x0.07-0.60 on first-lead fails, R_A: no better than
+the race). And one that is wrong: a seat following or discarding into a trick its side
+surely loses giving only its lowest card of a suit. A higher plain card can be forced
+to win a later trick its holder wants to lose (the lead, petit au bout), so holding
+it is not always better: a 3p endgame's defender must keep 3C rather than JC (T 96,
+not 132). merge2's runs, with no live card between, are the sound form.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free

@@ -892,3 +892,28 @@ def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
     for c in a["cards"]:
         assert c["lower"] is None or c["lower"] <= full[c["move"]]
         assert c["upper"] is None or full[c["move"]] <= c["upper"]
+
+
+def test_a_higher_plain_card_is_not_always_better_to_keep():
+    """Why a seat's lowest card is not the only one searched into a trick its side
+    surely loses (a pruning measured and dropped in the fifteenth session): keeping a
+    higher plain card can force its holder to win a later trick it wants to lose
+    (TAROT-PLAY-4: a seat that follows may play any card of the suit, so with only high
+    ones it takes the trick). 3 players, the taker has led QD to a trick the defence
+    cannot take; the defender to play, void in diamonds and without trumps, must throw
+    JC, not 3C (T 96 against 132; TAROT-SCORE-1, petit au bout in play): the search
+    and the plain minimax agree on it."""
+    st = random_endgame(random.Random(500_000 + 3000 + 20), 3, 6)
+    for card in (21, 28, 31, 26, 2, 53, 62):       # EX, then the line to the position
+        st.play(next(m for m in st.legal_moves() if m.value == card))
+    jc, three_c = 74, 66
+    assert st.to_act == 2 and {jc, three_c} <= {m.value for m in st.legal_moves()}
+    values = {}
+    for card in (jc, three_c):
+        after = st.copy()
+        after.play(next(m for m in st.legal_moves() if m.value == card))
+        values[card] = _plain_value(after, "T")
+    assert values[jc] < values[three_c], values
+    core = face.from_state(st, tt_bits=14)
+    core.set_objective("T")
+    assert core.value() == (values[jc], True)
