@@ -243,7 +243,8 @@ fires at 1 of 120 positions), the attack's points capped by the tricks it can st
 win and each seat's richest cards in them (sound, root slack 22 -> 21, fail proofs
 x1.00-1.27) -- and R_DD's owed points (x1.01); relaxed sub-probes at the real game's
 boundaries 9-16 tricks left (R_D: x0.07-0.60 on first-lead fails, R_A: no better than
-the race). And one that is wrong: a seat following or discarding into a trick its side
+the race); the defence's leads in real-game fail proofs ordered by R_DD's or R_A's
+table (geometric mean x0.20 / x0.61, single deals x0.01-12). And one that is wrong: a seat following or discarding into a trick its side
 surely loses giving only its lowest card of a suit. A higher plain card can be forced
 to win a later trick its holder wants to lose (the lead, petit au bout), so holding
 it is not always better: a 3p endgame's defender must keep 3C rather than JC (T 96,
