@@ -244,11 +244,13 @@ win and each seat's richest cards in them (sound, root slack 22 -> 21, fail proo
 x1.00-1.27) -- and R_DD's owed points (x1.01); relaxed sub-probes at the real game's
 boundaries 9-16 tricks left (R_D: x0.07-0.60 on first-lead fails, R_A: no better than
 the race); the defence's leads in real-game fail proofs ordered by R_DD's or R_A's
-table (geometric mean x0.20 / x0.61, single deals x0.01-12). And one that is wrong: a seat following or discarding into a trick its side
-surely loses giving only its lowest card of a suit. A higher plain card can be forced
-to win a later trick its holder wants to lose (the lead, petit au bout), so holding
-it is not always better: a 3p endgame's defender must keep 3C rather than JC (T 96,
-not 132). merge2's runs, with no live card between, are the sound form.
+table (geometric mean x0.20 / x0.61, single deals x0.01-12). And one that is wrong: a
+seat following or discarding into a trick its side surely loses giving only its
+lowest card of a suit. A higher plain card can be forced to win a later trick its
+holder wants to lose (the lead, petit au bout), so holding it is not always better: a
+3p endgame's defender must keep 3C rather than JC (T 96, not 132;
+tests/test_dd_tarot_exact.py). merge2's runs, with no live card between, are the
+sound form.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
