@@ -37,6 +37,9 @@ instead of R_DV; ``--baseline no-relax-discard``: (a) in R_DV instead of R_DD
 (a defender's discards deferred); ``--baseline even-fail-race``: R_A and the real game
 given equal shares of the race after a relaxed fail (``fail_weight``);
 ``--baseline thirteenth``: both, the search as the thirteenth session left it;
+``--baseline no-lowest``: the relaxed games without their rule that the side their
+proofs run against plays only its lowest card of a suit into a trick it surely loses
+(``lowest``, fifteenth session), i.e. the fourteenth session's search;
 ``--baseline no-relax-fail``: (a) without R_A raced against the real
 game after a relaxed fail (``relax_fail``, on by default with 4 players only);
 ``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p);
@@ -49,6 +52,7 @@ shared, noisy machine.
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
                                    no-relax-value|no-relax-cards|no-relax-trumps|no-mobility|
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
+                                   no-lowest|
                                    no-relax-fail|
                                    relax-fail-off|none]
                                   [--questions made] [--growth-question made|value|cards]
@@ -112,6 +116,9 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "even-fail-race": {"fail_weight": False},
              # the search as the thirteenth session left it (R_DV, an even race)
              "thirteenth": {"relax_discard": False, "fail_weight": False},
+             # the relaxed games without the weakened side's lowest-card rule
+             # (``lowest``, fifteenth session): the fourteenth session's search
+             "no-lowest": {"lowest": False},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)

@@ -727,6 +727,38 @@ def test_discard_relaxed_game_bounds_the_void_relaxed_one(n):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
+def test_relaxed_games_weaken_only_the_side_their_proofs_run_against(n):
+    """``lowest``, a rule of the relaxed games: the side a relaxed game's proofs run
+    against (the attack in R_D and R_DD, which prove made; the defence in R_A, which
+    proves failed) plays only its lowest card of a plain suit into a trick it surely
+    loses (following, among its cards that do not beat the winner; discarding, each
+    suit's). That side only loses choices, so R_DD <= R_DD without it <= real <= R_A
+    without it <= R_A, for T and the margin (TAROT-PLAY-4, TAROT-SCORE-1); the
+    real game keeps every card; the rule is used (it cuts nodes on some endgames)."""
+    fewer = 0
+    left = (4, 5) if n < 5 else (3, 4)
+    for i, st in enumerate(endgames(n, 24, seed=3180 + n, left=left)):
+        objective = "T" if i % 2 else "margin"
+        values = {}
+        for low in (True, False):
+            for mode in ("none", "defence-discard", "attack"):
+                core = face.from_state(st, tt_bits=14)
+                core.set_objective(objective)
+                core.set_features(lowest=low)
+                core.set_relax(mode)
+                v, ok = core.value()
+                assert ok
+                values[mode, low] = (v, core.stats()["nodes"])
+        real = values["none", True][0]
+        assert real == values["none", False][0]
+        assert values["defence-discard", True][0] <= values["defence-discard", False][0] \
+            <= real <= values["attack", False][0] <= values["attack", True][0], (n, i, values)
+        fewer += any(values[m, True][1] < values[m, False][1]
+                     for m in ("defence-discard", "attack"))
+    assert fewer > 0
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
 def test_merge2_in_relaxed_games_keeps_their_values(n):
     """Points-aware merging inside the relaxed games (``merge2_relaxed``): a run
     stops at the pips (they have no rank there) and a trick a pip is winning is never
