@@ -2891,7 +2891,7 @@ cdef class TarotCore:
             mm[0] = (mm[0] & ~cls_free) | class_lowest(cls_free, bnd)
         cdef uint64_t fol, low, blk, keep1 = 0
         cdef int su
-        if self.use_lowest and wc >= 0 and 0 <= ledsuit < 4 \
+        if self.use_lowest and not self.use_part and wc >= 0 and 0 <= ledsuit < 4 \
                 and wside != me and not is_pip(wc) \
                 and ((p.relax == RELAX_DEFENCE and me) or (p.relax == RELAX_ATTACK and not me)):
             # part of the relaxed games (``lowest``), for the side their proofs run
@@ -2901,7 +2901,8 @@ cdef class TarotCore:
             # those that do not beat the winner; discarding: each suit's). Taking
             # choices from that side keeps the game on its side of the real one. Not
             # a dominance: a higher card is not always better to keep (it may be forced
-            # to win a later trick), so the real game keeps every card
+            # to win a later trick), so the real game keeps every card. Not with
+            # partition search (relax_part: its classes would need the kept card marked)
             fol = mm[1] & (SUIT0 << (14 * ledsuit))
             if fol:
                 if wc < 22 or SUIT[wc] != ledsuit:
