@@ -2889,7 +2889,7 @@ cdef class TarotCore:
             bnd = trump_class_bounds(p)
             cls_free = mm[0] & TRUMPS & ~bnd
             mm[0] = (mm[0] & ~cls_free) | class_lowest(cls_free, bnd)
-        cdef uint64_t fol, low, blk, keep1 = 0
+        cdef uint64_t fol, blk, cand = 0, low = 0, keep1 = 0
         cdef int su
         if self.use_lowest and not self.use_part and wc >= 0 and 0 <= ledsuit < 4 \
                 and wside != me and not is_pip(wc) \
@@ -2905,20 +2905,15 @@ cdef class TarotCore:
             # partition search (relax_part: its classes would need the kept card marked)
             fol = mm[1] & (SUIT0 << (14 * ledsuit))
             if fol:
-                if wc < 22 or SUIT[wc] != ledsuit:
-                    low = fol
-                else:
-                    low = fol & ((<uint64_t>1 << (wc - 22)) - 1)
-                if low & (low - 1):
-                    keep1 = low & (~low + 1)
-                    low &= ~keep1
+                cand = fol if wc < 22 or SUIT[wc] != ledsuit \
+                    else fol & ((<uint64_t>1 << (wc - 22)) - 1)
             elif not (mm[0] & TRUMPS):
-                low = 0
-                for su in range(4):
-                    blk = mm[1] & (SUIT0 << (14 * su))
-                    if blk & (blk - 1):
-                        keep1 |= blk & (~blk + 1)
-                        low |= blk & ~(blk & (~blk + 1))
+                cand = mm[1]
+            for su in range(4):
+                blk = cand & (SUIT0 << (14 * su))
+                if blk & (blk - 1):
+                    keep1 |= blk & (~blk + 1)
+                    low |= blk & ~keep1
             if keep1 and not self.partner_takes(wc, ledsuit, me, nt):
                 mm[1] &= ~low
             else:
