@@ -2851,6 +2851,10 @@ cdef class TarotCore:
         bouts. The Petit (petit au bout depends on its trick) and the Excuse are never
         merged."""
         cdef Pos* p = &self.p
+        if (m[0] | m[1]) and not ((m[0] & (m[0] - 1)) | (m[1] & (m[1] - 1)) | (m[0] and m[1])):
+            # one legal card: nothing to merge or order
+            moves[0] = lowest_bit(m[0]) if m[0] else 22 + lowest_bit(m[1])
+            return 1
         cdef int seat = to_act(p)
         cdef int me = p.side[seat]
         cdef uint64_t live0 = 0, live1 = 0
