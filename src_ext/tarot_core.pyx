@@ -255,6 +255,29 @@ proofs run against (the attack below the real game, the defence in R_A) loses th
 choices, which keeps each game on its side of the real one: R_A's first-lead fail
 proofs x1.00-1.63, R_DD's made proofs x1.00-1.03, (a) 4p x1.12 / x1.07 (geometric mean,
 20 deals at 1.6e8 / 50 at 1e7 nodes; the same ones finish).
+
+Sixteenth session (benchmarks/RESULTS.md). Where the proofs at the first lead are wide
+(4p, one node type of the side that must be refuted searched on its first card only:
+unsound, an upper bound of what any relaxation of it could give, geometric ranges over
+6 R_DD made proofs / 4 R_A fail proofs): R_DD made proofs -- the defence's leads
+x50-800, its follows into a trick the defence surely takes x1.6-4.8, contested follows
+x1.6-5.5, into a trick the attack surely takes x1.0-1.75, its trumps x1.6-4.5 (its
+lowest trump into a trick the attack surely takes x1.1-2.4); R_A fail proofs -- the
+attack's leads x10-3000, its follows, trumps and discards x1.0-2.4. Measured and
+dropped: a defender's follow into a trick the defence surely takes and that it cannot
+beat deferred like R_DD's discards (x0.2-0.7: the kept cards widen later tricks, as
+for follows into lost tricks in the fourteenth session); a cap on the discards a seat
+may owe in R_DD (1-3 owed: x0.2-0.9; with no PAY moves, or only one split of them:
+x0.2-0.3: shedding a suit is what keeps R_DD's hands small); the last trick played out
+without bounds, table or ordering (in the real game the bounds settle nearly every
+position before it, x1.00; in R_DD every last-trick position of a made proof still
+holds 3+ owed cards, and searching them without the table was x0.8-0.9 in CPU); the
+seat arithmetic by a table instead of % n (x1.00). Kept: a seat's only legal card
+returned by order_moves at once (same nodes, CPU ~x1.04). The bounds' slack (real
+game, random lines, exact value within 2e6 nodes): the attack's upper bound is 28 /
+44 doubled points above the value at 6 / 8 tricks left (median), the lower bound 8 /
+12 below it; fail proofs' nodes sit at 4-9 tricks left, where only the upper bound can
+cut them: a tighter upper bound is what fail proofs (R_A, real, and 5p's) need next.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
