@@ -274,9 +274,9 @@ position before it, x1.00; in R_DD every last-trick position of a made proof sti
 holds 3+ owed cards, and searching them without the table was x0.8-0.9 in CPU); the
 seat arithmetic by a table instead of % n (x1.00). Kept: a seat's only legal card
 returned by order_moves at once (same nodes, CPU ~x1.04). The bounds' slack (real
-game, random lines, exact value within 2e6 nodes): the attack's upper bound is 28 /
-44 doubled points above the value at 6 / 8 tricks left (median), the lower bound 8 /
-12 below it; fail proofs' nodes sit at 4-9 tricks left, where only the upper bound can
+game, random lines, exact value within 2e6 nodes; as benchmarks/dd_tarot_bounds.py
+found on heuristic lines): the attack's upper bound is 28 / 44 doubled points above
+the value at 6 / 8 tricks left (median), the lower bound 8 / 12 below it; fail proofs' nodes sit at 4-9 tricks left, where only the upper bound can
 cut them: a tighter upper bound is what fail proofs (R_A, real, and 5p's) need next.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
