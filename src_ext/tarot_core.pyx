@@ -267,17 +267,18 @@ attack's leads x10-3000, its follows, trumps and discards x1.0-2.4. Measured and
 dropped: a defender's follow into a trick the defence surely takes and that it cannot
 beat deferred like R_DD's discards (x0.2-0.7: the kept cards widen later tricks, as
 for follows into lost tricks in the fourteenth session); a cap on the discards a seat
-may owe in R_DD (1-3 owed: x0.2-0.9; with no PAY moves, or only one split of them:
-x0.2-0.3: shedding a suit is what keeps R_DD's hands small); the last trick played out
+may owe in R_DD (1-3 owed: x0.1-0.9; with no PAY moves, or only one split of them:
+x0.1-0.3: shedding a suit is what keeps R_DD's hands small); the last trick played out
 without bounds, table or ordering (in the real game the bounds settle nearly every
 position before it, x1.00; in R_DD every last-trick position of a made proof still
 holds 3+ owed cards, and searching them without the table was x0.8-0.9 in CPU); the
-seat arithmetic by a table instead of % n (x1.00). Kept: a seat's only legal card
+seat arithmetic by a table instead of % n (CPU x0.93-1.02). Kept: a seat's only legal card
 returned by order_moves at once (same nodes, CPU ~x1.04). The bounds' slack (real
 game, random lines, exact value within 2e6 nodes; as benchmarks/dd_tarot_bounds.py
 found on heuristic lines): the attack's upper bound is 28 / 44 doubled points above
-the value at 6 / 8 tricks left (median), the lower bound 8 / 12 below it; fail proofs' nodes sit at 4-9 tricks left, where only the upper bound can
-cut them: a tighter upper bound is what fail proofs (R_A, real, and 5p's) need next.
+the value at 6 / 8 tricks left (median), the lower bound 8 / 12 below it; fail proofs'
+nodes sit at 4-9 tricks left, where only the upper bound can cut them: a tighter upper
+bound is what fail proofs (R_A, real, and 5p's) need next.
 Prototyped for it (Python): each defender's cards of a plain suit above the taker's
 highest win at least min(h_j, t_S) of the tricks the taker's cards of that suit fall
 in (the taker must follow, cannot trump them), n points each -- sound on 119 random
@@ -2879,7 +2880,7 @@ cdef class TarotCore:
         bouts. The Petit (petit au bout depends on its trick) and the Excuse are never
         merged."""
         cdef Pos* p = &self.p
-        if (m[0] | m[1]) and not ((m[0] & (m[0] - 1)) | (m[1] & (m[1] - 1)) | (m[0] and m[1])):
+        if popcount64(m[0]) + popcount64(m[1]) == 1:
             # one legal card: nothing to merge or order
             moves[0] = lowest_bit(m[0]) if m[0] else 22 + lowest_bit(m[1])
             return 1
