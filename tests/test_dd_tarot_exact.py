@@ -917,6 +917,7 @@ def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
         st.play(agents[st.to_act].choose(st, st.to_act))
     full = {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
     monkeypatch.setattr(dd_result, "SIDE_SHARE", 0.5)
+    monkeypatch.setattr(report_tarot, "RELAXED_SHARE", 0.0)
     a = report_tarot.analyse(st, node_budget=400_000, line=False)
     assert a["T"]["exact"] and a["stopped_at"] == "cards"
     probed = [c for c in a["cards"] if c.get("estimate") is False]
@@ -924,6 +925,56 @@ def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
     for c in a["cards"]:
         assert c["lower"] is None or c["lower"] <= full[c["move"]]
         assert c["upper"] is None or full[c["move"]] <= c["upper"]
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_relaxed_card_values_are_lower_bounds_of_the_cards(n):
+    """relaxed_card_values: each card's T searched exactly in R_DD, the relaxed game
+    most favourable to the defence, is at most its real T (TAROT-SCORE-1: R_DD <=
+    real), and often equal to it; cards it cannot finish within the limits are left
+    out."""
+    equal = 0
+    for i, st in enumerate(endgames(n, 10, seed=5160 + n, left=(4, 5) if n < 5 else (3, 4))):
+        exact = {m.value: r.value for m, r in ddt.solve_cards(st).items()}
+        values, nodes = ddt.relaxed_card_values(st, list(exact))
+        assert nodes > 0 and set(values) == set(exact), (n, i)
+        for card, (v, card_nodes, _) in values.items():
+            assert v <= exact[card], (n, i, card, v, exact[card])
+            assert card_nodes >= 1
+            equal += v == exact[card]
+    assert equal > 0
+    st = next(iter(endgames(n, 1, seed=5170 + n, left=(4,))))
+    cards = [m.value for m in st.legal_moves()]
+    assert ddt.relaxed_card_values(st, cards, node_budget=1)[0] == {}
+
+
+def test_stopped_analysis_estimates_cards_by_their_relaxed_value():
+    """A stopped Tarot analysis shows, for the cards it did not finish, their exact
+    value in R_DD (``estimated_with: relaxed``): a proven lower bound (the row's
+    ``lower``, never above the card's real T), the estimate kept inside the card's
+    proven interval, never marked exact unless the interval closed; the heading says
+    so. 4p, 11 tricks left, a node budget the exact analysis cannot finish in."""
+    from solver.agents import make_agent
+
+    line = next(x for x in (Path(__file__).resolve().parent.parent / "benchmarks" / "deals"
+                            / "tarot4_play.txt").read_text().splitlines() if x.startswith("["))
+    st, _ = position_from_record(Record.from_text(line), "play")
+    agents = [make_agent("heuristic", seed=s) for s in range(4)]
+    while rules.HAND_SIZE[4] - st.trick_no() > 11 or st.trick:
+        st.play(agents[st.to_act].choose(st, st.to_act))
+    full = {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
+    a = report_tarot.analyse(st, node_budget=400_000, line=False)
+    assert a["stopped"] and a["nodes"] <= 400_000
+    relaxed = [c for c in a["cards"] if c.get("estimated_with") == "relaxed"]
+    assert relaxed and a["cards_estimated_with_relaxed_game"] == "defence-discard"
+    for c in relaxed:
+        assert c["lower"] is not None and c["lower"] <= full[c["move"]]
+        assert c["lower"] <= c["value"] and (c["upper"] is None or c["value"] <= c["upper"])
+        assert c["exact"] is False and c["lower"] != c["upper"]
+    assert sum(c["value"] == full[c["move"]] for c in relaxed) >= len(relaxed) // 2
+    text = report_tarot.format_analysis(a, 4)
+    assert "R_DD: exact in the relaxed game favouring the defence" in text
+    assert text.count("estimate R_DD") == len(relaxed)
 
 
 def test_a_higher_plain_card_is_not_always_better_to_keep():

@@ -361,15 +361,22 @@ def cards_heading(a: dict[str, Any], bound: str) -> str:
     (T, margin)."""
     exact_cards = [r for r in a["cards"] if r["exact"]]
     est = a.get("cards_estimated_with_horizon")
+    relaxed = a.get("cards_estimated_with_relaxed_game")
     head = "(c) every legal card:"
-    if est is not None:
+    if est is not None or relaxed is not None:
         some = f" {len(exact_cards)} exact, the others" if exact_cards else ""
         where = f"kept inside the {bound} proven for each card"
         evaluation = ("the fitted static evaluation"
                       if a.get("cards_estimated_with_evaluation") == "fit"
                       else "a static evaluation")
-        return head + (f"{some} ESTIMATES (exact play for {est} more trick(s), then "
-                       f"{evaluation}; {where})")
+        how = []
+        if relaxed is not None:
+            how.append("R_DD: exact in the relaxed game favouring the defence, a proven "
+                       "lower bound")
+        if est is not None:
+            how.append(("the others: " if relaxed is not None else "")
+                       + f"exact play for {est} more trick(s), then {evaluation}")
+        return head + f"{some} ESTIMATES ({'; '.join(how)}; {where})"
     if len(exact_cards) == len(a["cards"]):
         head += " exact"
     return head
@@ -396,7 +403,8 @@ def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str
         if r["exact"]:
             row = [r["move"], str(r["value"]), "exact"]
         elif r["value"] is not None:
-            row = [r["move"], str(r["value"]), "estimate"]
+            row = [r["move"], str(r["value"]),
+                   "estimate R_DD" if r.get("estimated_with") == "relaxed" else "estimate"]
             row[2] += _proven_range(r.get("lower"), r.get("upper"))
         else:
             lo, hi = r.get("bounds") or [None, None]

@@ -3,10 +3,13 @@ order (issue 23) — (a) is the contract made, (b) the exact T, (c) every legal 
 value, (d) the optimal line — by :func:`solver.dd.tarot.analyse` under one deadline.
 
 When the exact search cannot finish, what it proved is kept (made or not, an interval
-of T, the cards it finished) and the cards it did not finish are estimated by the
-horizon search (exact play for a few tricks, then the fitted static evaluation,
-``ANALYSIS_EVALUATION``), each figure
-labelled: ``exact`` is never true for a value the search did not prove."""
+of T, the cards it finished) and the cards it did not finish are estimated: by their
+exact value in R_DD, the relaxed game most favourable to the defence (a proven lower
+bound of the card's T, and near the real value: ``relaxed_card_values``), within the
+share of the limits kept for it (RELAXED_SHARE), else by the horizon search (exact
+play for a few tricks, then the fitted static evaluation, ``ANALYSIS_EVALUATION``);
+each row says which (``estimated_with``), each figure is labelled: ``exact`` is never
+true for a value the search did not prove."""
 
 from __future__ import annotations
 
@@ -16,9 +19,12 @@ from typing import Any
 
 from ..games.base import GameState
 from . import tarot as ddt
-from .result import estimated_card_row, limits_before_side_probes, narrow, side_bounds
+from .result import CardResult, estimated_card_row, limits_before_side_probes, narrow, side_bounds
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
+# the share of the limits kept back from the exact analysis for the R_DD values of the
+# cards it does not finish (relaxed_card_values: their proven lower bounds and estimates)
+RELAXED_SHARE = 0.2
 
 
 def analyse(state: GameState, node_budget: int | None = None, deadline: float | None = None,
@@ -51,7 +57,11 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
 
     if progress is not None:
         progress(f"solving exactly (deadline {deadline:g} s): is the contract made...")
-    budget, seconds = limits_before_side_probes(node_budget, deadline)
+    # the exact analysis gets all but RELAXED_SHARE (and the side probes' share) of the
+    # limits: what is left goes to the R_DD values of the cards it did not finish
+    budget, seconds = limits_before_side_probes(
+        None if node_budget is None else max(1, int(node_budget * (1 - RELAXED_SHARE))),
+        deadline * (1 - RELAXED_SHARE))
     a = ddt.analyse(state, node_budget=budget, deadline=seconds, line=line,
                     progress=said, threads=threads, **kw)
     rows = []
@@ -74,26 +84,54 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         a.lower if attack else a.upper + 1,
         None if node_budget is None else node_budget - a.nodes,
         deadline - (time.monotonic() - start), kw.get("tt_bits", ddt.DEFAULT_TT_BITS))
+    # then each of those cards' T in R_DD (relaxed_card_values): a proven lower bound,
+    # and where it finished the estimate shown (far closer than a horizon's)
+    relaxed: dict[int, tuple[int, int, float]] = {}
+    relaxed_nodes = 0
+    if missing:
+        relaxed, relaxed_nodes = ddt.relaxed_card_values(
+            state, [m.value for m in missing],
+            None if node_budget is None else node_budget - a.nodes - side_nodes,
+            deadline - (time.monotonic() - start), kw.get("tt_bits", ddt.DEFAULT_TT_BITS))
+
+    def relaxed_floor(move: Any) -> tuple[int | None, None] | None:
+        return (relaxed[move.value][0], None) if move.value in relaxed else None
+
     if missing and not estimates:
         for move in missing:
             # a card is worth at most the position for the attack, at least for the
-            # defence; its side probe may have proven more
+            # defence; its side probe and its R_DD value may have proven more
             bounds = [None, a.upper] if attack else [a.lower, None]
-            bounds = list(narrow(bounds[0], bounds[1], sides.get(move.value)))
+            bounds = list(narrow(*narrow(bounds[0], bounds[1], sides.get(move.value)),
+                                 relaxed_floor(move)))
             rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
                          "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
                          "seconds": 0.0, "stopped": a.stopped or "deadline",
                          "bounds": bounds})
         missing = []
     elif missing:
-        # the cards the exact search did not reach: horizon estimates, labelled, kept
-        # inside what is proven of them (proven_card_bounds)
-        estimated_with = ddt.default_horizon(state) or 1
-        est = ddt.solve_cards(state, horizon=estimated_with, only=missing,
-                              evaluation=ddt.ANALYSIS_EVALUATION, **kw)
-        for move, r in est.items():
-            lo, hi = narrow(*proven_card_bounds(state, a, move, attack), sides.get(move.value))
-            rows.append(estimated_card_row(state.move_token(move), r, lo, hi))
+        # the cards the exact search did not reach: their R_DD values, else horizon
+        # estimates, labelled, kept inside what is proven of them (proven_card_bounds)
+        def proven(move: Any) -> tuple[int | None, int | None]:
+            return narrow(*narrow(*proven_card_bounds(state, a, move, attack),
+                                  sides.get(move.value)), relaxed_floor(move))
+
+        for move in missing:
+            if move.value in relaxed:
+                v, nodes, secs = relaxed[move.value]
+                r = CardResult(v, v, v, nodes, True, secs, card=move)   # R_DD's search
+                rows.append(estimated_card_row(state.move_token(move), r, *proven(move)))
+                if rows[-1]["estimate"]:           # (else its interval closed: exact)
+                    rows[-1]["estimated_with"] = "relaxed"
+        rest = [m for m in missing if m.value not in relaxed]
+        if rest:
+            estimated_with = ddt.default_horizon(state) or 1
+            est = ddt.solve_cards(state, horizon=estimated_with, only=rest,
+                                  evaluation=ddt.ANALYSIS_EVALUATION, **kw)
+            for move, r in est.items():
+                rows.append(estimated_card_row(state.move_token(move), r, *proven(move)))
+                if rows[-1]["estimate"]:
+                    rows[-1]["estimated_with"] = "horizon"
     for row in rows:
         made = a.card_made.get(state.parse_move(row["move"]), "unasked")
         if made != "unasked":
@@ -111,12 +149,14 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         "cards": rows, "cards_estimated_with_horizon": estimated_with,
         "cards_estimated_with_evaluation": ddt.ANALYSIS_EVALUATION if estimated_with
         else None,
+        "cards_estimated_with_relaxed_game": "defence-discard"
+        if any(r.get("estimated_with") == "relaxed" for r in rows) else None,
         "horizon": estimated_with,
         "exact": a.complete and all(r["exact"] for r in rows),
-        "estimate": estimated_with is not None, "complete": a.complete,
+        "estimate": any(r.get("estimate") for r in rows), "complete": a.complete,
         "limits": {"node_budget": node_budget, "deadline": deadline},
         "stopped_at": a.stage,
-        "deadline": deadline, "nodes": int(a.nodes) + side_nodes,
+        "deadline": deadline, "nodes": int(a.nodes) + side_nodes + relaxed_nodes,
         "seconds": round(time.monotonic() - start, 3),
         "steps": [{"question": q, "seconds": round(s, 4), "nodes": int(n)}
                   for q, s, n in a.steps],
