@@ -918,7 +918,7 @@ def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
     full = {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
     monkeypatch.setattr(dd_result, "SIDE_SHARE", 0.5)
     monkeypatch.setattr(report_tarot, "RELAXED_SHARE", 0.0)
-    a = report_tarot.analyse(st, node_budget=400_000, line=False)
+    a = report_tarot.analyse(st, node_budget=500_000, line=False)
     assert a["T"]["exact"] and a["stopped_at"] == "cards"
     probed = [c for c in a["cards"] if c.get("estimate") is False]
     assert probed and all(c["value"] == full[c["move"]] == a["T"]["value"] for c in probed)

@@ -507,6 +507,8 @@ def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
 
 # (a) card by card gets at most this share of the limits left after (a)
 CARD_MADE_SHARE = 0.2
+# (b)'s floor, R_DD's exact T, gets at most this share of the limits left for (b)
+FLOOR_SHARE = 0.25
 
 
 def _card_made(core: Any, made: bool, attack: int, node_budget: int | None,
@@ -571,8 +573,10 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         then the same for each legal card (``card_made``): free where (a)'s proof
         covered every card (made with the defence to play, failed with the attack),
         else one probe a card within a share (CARD_MADE_SHARE) of the limits left;
-    (b) the exact T: bisection on T inside the interval the answer to (a) leaves,
-        each probe asked in R_D first (``_value_relaxed_first``; off with
+    (b) the exact T: first R_DD's exact T (``relax_floor``, within FLOOR_SHARE of the
+        limits: a proven lower bound, and the value on about half the positions), then
+        bisection on T inside the interval left, the first probe just above that
+        floor, each probe asked in R_D first (``_value_relaxed_first``; off with
         ``features={"relax_value": False}``: the core's bisection);
     (c) every legal card (``cards``): each card's search bounded by (b)'s value, on
         one thread its probes in R_D first too (the first at (b)'s value);
@@ -585,7 +589,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     thread's searches get the node budget left at (c)'s start, shared equally).
     ``features``: the core's search switches (``TarotCore.set_features``), and
     ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread),
-    ``relax_cards`` ((c) only), ``relax_trumps`` (R_D instead of R_DT) and
+    ``relax_cards`` ((c) only), ``relax_floor`` ((b) without R_DD's exact T as its
+    first lower bound: FLOOR_SHARE of its limits, then bisection above it, the
+    first probe just above), ``relax_trumps`` (R_D instead of R_DT) and
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
     R_DV instead of R_DD), ``fail_weight`` (R_A's share of that race
     FAIL_RACE_WEIGHT, else even), ``relax_fail`` ((a) with R_A raced
@@ -600,6 +606,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     features = dict(features or {})
     relax_first = features.pop("relax_first", True)
     relax_value = features.pop("relax_value", True)
+    relax_floor = features.pop("relax_floor", True) and relax_value
     relax_cards = features.pop("relax_cards", True) and relax_value
     relax_void = features.pop("relax_void", True)
     relax_discard = features.pop("relax_discard", True) and relax_void
@@ -717,8 +724,22 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relaxed, relaxed_seen = None, 0
     if relax_value:
         relaxed = new_core("T", value_game)
+        first = None
+        if relax_floor and t_lo < t_hi:
+            # R_DD's exact T first, within FLOOR_SHARE of the limits: a proven lower
+            # bound (R_DD <= real) and often the value, so the bisection starts above
+            # it, its first probe just above it
+            floor_core = new_core("T", "defence-discard")
+            fv, fok = run("value floor", lambda: floor_core.value(
+                node_budget=None if b is None else max(1, int(b * FLOOR_SHARE)),
+                deadline=None if d is None else d * FLOOR_SHARE, hi=t_hi))
+            charge(floor_core)
+            floor_core = None
+            if fok and fv > t_lo:
+                t_lo, first = fv, fv + 1
+            b, d = left()
         value, t_lo, t_hi = run("value", lambda: _value_relaxed_first(
-            core, relaxed, t_lo, t_hi, b, d))
+            core, relaxed, t_lo, t_hi, b, d, first=first))
         relaxed_seen = charge(relaxed)
         ok = value is not None
     else:
