@@ -30,7 +30,8 @@ bisection instead of each probe asked in R_D first (``relax_value``,
 ``_value_relaxed_first``, for (b) and (c); with ``--growth-question value`` or
 ``cards``); ``--baseline no-relax-cards``: the same for (c) alone; ``--baseline
 no-relax-floor``: (b) without R_DD's exact T as its first lower bound (``relax_floor``,
-sixteenth session); ``--baseline no-relax-trumps``:
+sixteenth session), ``--baseline no-relax-card-floor``: the same for (c)'s cards alone;
+``--baseline no-relax-trumps``:
 (a) and (b) in R_D instead of R_DT; ``--baseline no-mobility``: the attack's leads in
 the core's old order (``mobility``: the lead leaving the opponents the fewest answers
 first); ``--baseline no-merge2-relaxed``: points-aware merging off in the relaxed
@@ -52,7 +53,7 @@ shared, noisy machine.
     python benchmarks/dd_tarot.py [--players 4] [--budget 5e6] [--growth-budget 2e6]
                                   [--deals 50] [--growth-deals 10] [--ks 10 12 14]
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
-                                   no-relax-value|no-relax-cards|no-relax-floor|no-relax-trumps|no-mobility|
+                                   no-relax-value|no-relax-cards|no-relax-floor|no-relax-card-floor|no-relax-trumps|no-mobility|
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
                                    no-lowest|
                                    no-relax-fail|
@@ -111,6 +112,7 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-relax-value": {"relax_value": False},
              "no-relax-cards": {"relax_cards": False},
              "no-relax-floor": {"relax_floor": False},
+             "no-relax-card-floor": {"relax_card_floor": False},
              "no-relax-trumps": {"relax_trumps": False},
              "no-mobility": {"mobility": False},
              "no-merge2-relaxed": {"merge2_relaxed": False},

@@ -607,6 +607,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_first = features.pop("relax_first", True)
     relax_value = features.pop("relax_value", True)
     relax_floor = features.pop("relax_floor", True) and relax_value
+    relax_card_floor = features.pop("relax_card_floor", True) and relax_floor
     relax_cards = features.pop("relax_cards", True) and relax_value
     relax_void = features.pop("relax_void", True)
     relax_discard = features.pop("relax_discard", True) and relax_void
@@ -758,9 +759,10 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         hi, lo = (value, None) if attack else (None, value)
 
         def card_value(c: Any, card: int, budget: int | None,
-                       rd: Any = None) -> CardResult:
+                       rd: Any = None, fl: Any = None, cards_left: int = 1) -> CardResult:
             t0, s0 = time.monotonic(), c.stats()
             r0 = 0 if rd is None else rd.stats()["nodes"]
+            f0 = 0 if fl is None else fl.stats()["nodes"]
             c.play(card)
             if rd is None:
                 v, complete = c.value(node_budget=budget,
@@ -774,15 +776,33 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                 blo, bhi = c.bounds()
                 blo, bhi = max(blo, lo if lo is not None else blo), \
                     min(bhi, hi if hi is not None else bhi)
+                first = value if attack else value + 1
+                if fl is not None and blo < bhi:
+                    # the card's exact T in R_DD first (``fl``, relax_floor): a proven
+                    # floor, often the card's value; the first probe just above it
+                    fl.play(card)
+                    d_left = _deadline_left(start, deadline)
+                    fv, fok = fl.value(
+                        node_budget=None if budget is None
+                        else max(1, int(budget * FLOOR_SHARE / cards_left)),
+                        deadline=None if d_left is None else d_left * FLOOR_SHARE / cards_left,
+                        hi=bhi)
+                    fl.undo()
+                    if budget is not None:
+                        budget = max(1, budget - (fl.stats()["nodes"] - f0))
+                    if fok and fv > blo:
+                        blo = min(fv, bhi)
+                        first = blo + 1
                 v, blo, bhi = _value_relaxed_first(
                     c, rd, blo, bhi, budget, _deadline_left(start, deadline),
-                    first=value if attack else value + 1)
+                    first=first)
                 complete = v is not None
                 rd.undo()
             c.undo()
             st = c.stats()
             move = Move("card", card)
-            nodes = st["nodes"] - s0["nodes"] + (0 if rd is None else rd.stats()["nodes"] - r0)
+            nodes = st["nodes"] - s0["nodes"] + (0 if rd is None else rd.stats()["nodes"] - r0) \
+                + (0 if fl is None else fl.stats()["nodes"] - f0)
             return CardResult(v if complete else None, blo, bhi, nodes,
                               complete, time.monotonic() - t0,
                               stopped=None if complete else "deadline",
@@ -791,11 +811,16 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
 
         legal = face.cards_of(core.legal_mask())
         if threads == 1:
-            for card in legal:
+            floor_cards = new_core("T", "defence-discard") \
+                if relax_card_floor and relax_cards else None
+            floor_seen = 0
+            for i, card in enumerate(legal):
                 r = card_value(core, card, _budget_left(core, node_budget, 0),
-                               relaxed if relax_cards else None)
+                               relaxed if relax_cards else None, floor_cards, len(legal) - i)
                 if relaxed is not None:
                     relaxed_seen = charge(relaxed, relaxed_seen, in_step=False)
+                if floor_cards is not None:
+                    floor_seen = charge(floor_cards, floor_seen, in_step=False)
                 if not r.complete:
                     r.stopped = stop_reason()
                 out[r.card] = r
