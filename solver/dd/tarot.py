@@ -579,7 +579,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         floor, each probe asked in R_D first (``_value_relaxed_first``; off with
         ``features={"relax_value": False}``: the core's bisection);
     (c) every legal card (``cards``): each card's search bounded by (b)'s value, on
-        one thread its probes in R_D first too (the first at (b)'s value);
+        one thread its probes in R_D first too (the first at (b)'s value), after the
+        card's exact T in R_DD where it raises the card's floor (``relax_card_floor``,
+        FLOOR_SHARE of the card's part of the limits; the first probe then just above);
     (d) an optimal line (``line``).
 
     ``progress(stage, result)`` is called after each question with its answer. When a
