@@ -593,7 +593,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread),
     ``relax_cards`` ((c) only), ``relax_floor`` ((b) without R_DD's exact T as its
     first lower bound: FLOOR_SHARE of its limits, then bisection above it, the
-    first probe just above), ``relax_card_floor`` ((c)'s cards without theirs), ``relax_trumps`` (R_D instead of R_DT) and
+    first probe just above), ``relax_card_floor`` ((c)'s cards without theirs),
+    ``relax_trumps`` (R_D instead of R_DT) and
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
     R_DV instead of R_DD), ``fail_weight`` (R_A's share of that race
     FAIL_RACE_WEIGHT, else even), ``relax_fail`` ((a) with R_A raced
