@@ -902,11 +902,9 @@ def test_stopped_first_lead_cards_keep_the_proven_position_bound():
     assert a["nodes"] <= 60_000_000
 
 
-def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
-    """When (b) finished and (c) stopped, a card's side probe at the value closes its
-    interval from the other side: such a card is reported exact (and equals the full
-    search), the others keep a proven one-sided bound (TAROT-SCORE-1). The share of
-    the limits kept for the probes is raised here so that a small budget shows it."""
+def _benchmark_position_11_left():
+    """The first 4p benchmark deal played by the heuristic player to 11 tricks before
+    the end, and each legal card's exact T by move token."""
     from solver.agents import make_agent
 
     line = next(x for x in (Path(__file__).resolve().parent.parent / "benchmarks" / "deals"
@@ -915,7 +913,15 @@ def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
     agents = [make_agent("heuristic", seed=s) for s in range(4)]
     while rules.HAND_SIZE[4] - st.trick_no() > 11 or st.trick:
         st.play(agents[st.to_act].choose(st, st.to_act))
-    full = {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
+    return st, {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
+
+
+def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
+    """When (b) finished and (c) stopped, a card's side probe at the value closes its
+    interval from the other side: such a card is reported exact (and equals the full
+    search), the others keep a proven one-sided bound (TAROT-SCORE-1). The share of
+    the limits kept for the probes is raised here so that a small budget shows it."""
+    st, full = _benchmark_position_11_left()
     monkeypatch.setattr(dd_result, "SIDE_SHARE", 0.5)
     monkeypatch.setattr(report_tarot, "RELAXED_SHARE", 0.0)
     a = report_tarot.analyse(st, node_budget=500_000, line=False)
@@ -954,15 +960,7 @@ def test_stopped_analysis_estimates_cards_by_their_relaxed_value():
     ``lower``, never above the card's real T), the estimate kept inside the card's
     proven interval, never marked exact unless the interval closed; the heading says
     so. 4p, 11 tricks left, a node budget the exact analysis cannot finish in."""
-    from solver.agents import make_agent
-
-    line = next(x for x in (Path(__file__).resolve().parent.parent / "benchmarks" / "deals"
-                            / "tarot4_play.txt").read_text().splitlines() if x.startswith("["))
-    st, _ = position_from_record(Record.from_text(line), "play")
-    agents = [make_agent("heuristic", seed=s) for s in range(4)]
-    while rules.HAND_SIZE[4] - st.trick_no() > 11 or st.trick:
-        st.play(agents[st.to_act].choose(st, st.to_act))
-    full = {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
+    st, full = _benchmark_position_11_left()
     a = report_tarot.analyse(st, node_budget=400_000, line=False)
     assert a["stopped"] and a["nodes"] <= 400_000
     relaxed = [c for c in a["cards"] if c.get("estimated_with") == "relaxed"]

@@ -364,6 +364,16 @@ def card_side_probes(state: Any, x: int, cards: list[int], node_budget: int | No
     return out, core.stats()["nodes"]
 
 
+def _value_after(core: Any, card: int, node_budget: int | None, deadline: float | None,
+                 hi: int | None = None) -> tuple[int, bool]:
+    """``core.value`` (its game and objective, within the limits; ``hi``: a known upper
+    bound) after ``card`` is played; the position is left as it was."""
+    core.play(card)
+    out = core.value(node_budget=node_budget, deadline=deadline, hi=hi)
+    core.undo()
+    return out
+
+
 def relaxed_card_values(state: Any, cards: list[int], node_budget: int | None = None,
                         deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
                         poignee: int | None = None
@@ -391,9 +401,7 @@ def relaxed_card_values(state: Any, cards: list[int], node_budget: int | None = 
         d = _deadline_left(start, deadline)
         if (b is not None and b <= 0) or (d is not None and d <= 1e-6):
             break
-        core.play(card)
-        v, complete = core.value(node_budget=b, deadline=None if d is None else d / share)
-        core.undo()
+        v, complete = _value_after(core, card, b, None if d is None else d / share)
         if complete:
             out[card] = (v, core.stats()["nodes"] - n0, time.monotonic() - t0)
     return out, core.stats()["nodes"]
@@ -783,14 +791,11 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                 if fl is not None and blo < bhi:
                     # the card's exact T in R_DD first (``fl``, relax_floor): a proven
                     # floor, often the card's value; the first probe just above it
-                    fl.play(card)
                     d_left = _deadline_left(start, deadline)
-                    fv, fok = fl.value(
-                        node_budget=None if budget is None
+                    fv, fok = _value_after(
+                        fl, card, None if budget is None
                         else max(1, int(budget * FLOOR_SHARE / cards_left)),
-                        deadline=None if d_left is None else d_left * FLOOR_SHARE / cards_left,
-                        hi=bhi)
-                    fl.undo()
+                        None if d_left is None else d_left * FLOOR_SHARE / cards_left, hi=bhi)
                     if budget is not None:
                         budget = max(1, budget - (fl.stats()["nodes"] - f0))
                     if fok and fv > blo:
