@@ -80,6 +80,7 @@ GAME_SPECIFIC = {"horizon": ("tarot", "tarocchini"),
                  "alphamu": ("coinche", "belote"), "alphamu_tricks": ("coinche", "belote"),
                  "alphamu_front": ("coinche", "belote"),
                  "evaluation": ("tarot",),   # the horizon's static evaluation
+                 "relaxed": ("tarot",),      # worlds searched to the end in R_DD
                  "discard": ("tarot", "tarocchini")}   # the discard by simulation
 
 

@@ -20,7 +20,10 @@ where it is not (Tarot, Tarocchini early in the deal), by the game's horizon sea
 evaluation; Tarot: ``evaluation=fit`` or ``soft`` for the fitted one,
 ``solver.dd.tarot.EVALUATIONS``); ``exact`` always searches to the end
 (worlds over the node budget are left out); an integer fixes the horizon where the
-exact search is out of reach. A world whose search hits the node budget is searched
+exact search is out of reach; Tarot's ``relaxed=K`` searches the worlds with at most K
+tricks left to the end in R_DD instead (the relaxed game most favourable to the
+defence: a lower bound of each card's value, near it where a horizon errs, see
+RELAXED). A world whose search hits the node budget is searched
 again with a shorter horizon, and once most worlds of a batch have had to, the next
 worlds start at the horizon they fell back to (``last_stats['horizons']`` counts the
 worlds solved at each). Decisions other than card play (bids, discards, calls,
@@ -56,7 +59,7 @@ from . import constraints, dd, inference, parallel
 from .agents import Agent, check_game_option
 from .cards import mask_of
 from .dd.result import nodes_spent
-from .dd.tarot import EVALUATIONS
+from .dd.tarot import EVALUATIONS, tricks_left
 from .errors import AtoutError, OptionError
 from .games.base import GameState, Move
 from .heuristic import HeuristicAgent
@@ -76,6 +79,15 @@ DEFAULT_TT_BITS = {"belote": 16, "coinche": 16}
 # early in the deal), worlds are solved by a horizon search: exact play for a number of
 # tricks, then the game's static evaluation (``solver.dd.<game>.default_horizon``).
 HORIZON_CHOICES = ("auto", "exact")
+
+# Tarot (``relaxed=K``): where a world would be searched with a horizon and at most K
+# tricks are left, it is searched to the end in R_DD instead, the relaxed game most
+# favourable to the defence (``solver.dd.tarot.solve_cards(relaxed=True)``): exact
+# there and a lower bound of the real value, within about one point of T of it where
+# the horizon's estimate errs by five (benchmarks/RESULTS.md, seventeenth session).
+# ``horizon_for`` then returns RELAXED, and a world over the node budget falls back to
+# the game's own horizon.
+RELAXED = "relaxed"
 
 OBJECTIVES = ("mean", "make", "points")
 
@@ -197,7 +209,8 @@ class _CardAgent(Agent):
                  tt_bits: int | None = None,
                  bidding: str = "heuristic", bid_samples: int = 24,
                  horizon: int | str = "auto", search: str = "now",
-                 evaluation: str = "static", discard: str = "heuristic"):
+                 evaluation: str = "static", discard: str = "heuristic",
+                 relaxed: int = 0):
         super().__init__(seed)
         if search not in ("now", "before"):
             raise OptionError(f"search must be now or before, got {search!r}")
@@ -217,6 +230,11 @@ class _CardAgent(Agent):
             raise OptionError("horizon must be auto, exact or a positive number of tricks, "
                               f"got {horizon!r}")
         self.horizon = horizon
+        # Tarot: worlds with at most ``relaxed`` tricks left, beyond the exact search's
+        # reach, searched to the end in R_DD (RELAXED; 0: off)
+        if isinstance(relaxed, bool) or not isinstance(relaxed, int) or relaxed < 0:
+            raise OptionError(f"relaxed must be a number of tricks >= 0, got {relaxed!r}")
+        self.relaxed = relaxed
         self.helper = HeuristicAgent(seed)
         self.node_budget = node_budget
         self.tt_bits = tt_bits
@@ -245,17 +263,27 @@ class _CardAgent(Agent):
             return self.tt_bits
         return DEFAULT_TT_BITS.get(state.game, 18)
 
-    def horizon_for(self, state: GameState) -> int | None:
-        """Tricks searched exactly before the static evaluation (None: to the end)."""
+    def horizon_for(self, state: GameState) -> int | str | None:
+        """Tricks searched exactly before the static evaluation (None: to the end;
+        RELAXED: to the end in R_DD, see ``relaxed``)."""
         if self.horizon == "exact" or not dd.supports_horizon(state.game):
             return None           # this game's search always runs to the end
-        if self.search != "now" and state.game == "tarot":
-            auto = dd.module_for(state.game).default_horizon(state, search=self.search)
-        else:
-            auto = dd.module_for(state.game).default_horizon(state)
-        if auto is None or self.horizon == "auto":
+        auto = self._auto_horizon(state)
+        if auto is None:
+            return None
+        if self.horizon == "auto":
+            if self.relaxed:
+                check_game_option(self.name, "relaxed", state.game)
+                if tricks_left(state) <= self.relaxed:
+                    return RELAXED
             return auto
         return self.horizon
+
+    def _auto_horizon(self, state: GameState) -> int | None:
+        """The game's own horizon at ``state`` (``default_horizon``)."""
+        if self.search != "now" and state.game == "tarot":
+            return dd.module_for(state.game).default_horizon(state, search=self.search)
+        return dd.module_for(state.game).default_horizon(state)
 
     def solve_cards(self, state: GameState, horizon: int | None, only: Any = None):
         """Values of every legal card in one world (of the moves ``only``, if given).
@@ -272,8 +300,10 @@ class _CardAgent(Agent):
         if self.horizon == "exact" or not dd.supports_horizon(state.game):
             return values, horizon, spent
         while any(r.value is None for r in values.values()) and (horizon is None
+                                                                 or horizon == RELAXED
                                                                  or horizon > 1):
-            horizon = 3 if horizon is None else horizon - 1
+            horizon = 3 if horizon is None else self._auto_horizon(state) \
+                if horizon == RELAXED else horizon - 1
             values = self._solve_cards(state, horizon, only)
             spent += nodes_spent(values)
         return values, horizon, spent
@@ -281,7 +311,9 @@ class _CardAgent(Agent):
     def _solve_cards(self, state: GameState, horizon: int | None, only: Any = None):
         limits: dict[str, Any] = {"node_budget": self.budget(state),
                                   "tt_bits": self.table_bits(state)}
-        if horizon is not None:
+        if horizon == RELAXED:
+            limits["relaxed"] = True
+        elif horizon is not None:
             limits["horizon"] = horizon
         if only is not None:
             limits["only"] = only
@@ -362,9 +394,9 @@ class PimcAgent(_CardAgent):
                  pool: int = 4, ess: float = 0.0, exact: int = 0, mcmc: int = 0,
                  chains: int = 5, nodes: int | None = None, model: str = "heuristic",
                  alphamu: int = 0, alphamu_tricks: int = 3, alphamu_front: int = 64,
-                 evaluation: str = "static", discard: str = "heuristic"):
+                 evaluation: str = "static", discard: str = "heuristic", relaxed: int = 0):
         super().__init__(seed, node_budget, tt_bits, bidding, bid_samples, horizon, search,
-                         evaluation, discard)
+                         evaluation, discard, relaxed)
         # αμ over the last tricks (Belote, Coinche; solver.alphamu): when at most
         # ``alphamu_tricks`` tricks are left (the one in progress counted), the card is
         # chosen by an αμ search of ``alphamu`` of the seat's own cards over the same
@@ -820,7 +852,7 @@ class OracleAgent(_CardAgent):
         which the static evaluation on the true deal counted as lost to the hunt
         anyway (benchmarks/RESULTS.md)."""
         auto = super().horizon_for(state)
-        if self.horizon == "auto" and auto is not None:
+        if self.horizon == "auto" and isinstance(auto, int):
             return auto + 1
         return auto
 

@@ -19,6 +19,7 @@ from solver.dd import report_tarot
 from solver.dd import result as dd_result
 from solver.dd import tarot as ddt
 from solver.dd.report import position_from_record
+from solver.errors import OptionError
 from solver.games import tarot as rules
 from solver.notation import Record
 
@@ -952,6 +953,23 @@ def test_relaxed_card_values_are_lower_bounds_of_the_cards(n):
     st = next(iter(endgames(n, 1, seed=5170 + n, left=(4,))))
     cards = [m.value for m in st.legal_moves()]
     assert ddt.relaxed_card_values(st, cards, node_budget=1)[0] == {}
+
+
+def test_solve_cards_in_the_relaxed_game_gives_each_cards_lower_bound():
+    """solve_cards(relaxed=True) (PIMC's worlds with ``relaxed``): each card's exact T in
+    R_DD, the same as relaxed_card_values, at most the card's real T (R_DD <= real),
+    never marked exact; a horizon does not combine with it."""
+    for n in (3, 4, 5):
+        for i, st in enumerate(endgames(n, 4, seed=5180 + n, left=(4, 5) if n < 5 else (3, 4))):
+            exact = {m.value: r.value for m, r in ddt.solve_cards(st).items()}
+            relaxed = ddt.solve_cards(st, relaxed=True)
+            alone, _ = ddt.relaxed_card_values(st, list(exact))
+            assert {m.value for m in relaxed} == set(exact), (n, i)
+            for m, r in relaxed.items():
+                assert r.complete and r.exact is False, (n, i, m)
+                assert r.value == alone[m.value][0] and r.value <= exact[m.value], (n, i, m)
+    with pytest.raises(OptionError, match="no horizon"):
+        ddt.solve_cards(st, relaxed=True, horizon=1)
 
 
 def test_stopped_analysis_estimates_cards_by_their_relaxed_value():

@@ -142,6 +142,67 @@ def test_fitted_evaluation_is_refused_outside_tarot_without_a_spec():
         OracleAgent(seed=1, evaluation="fit").choose(st, st.to_act)
 
 
+def _tricks_before_the_end(st, left):
+    """``st`` played on by the heuristic player until ``left`` tricks remain."""
+    from solver.dd.tarot import tricks_left
+    from solver.heuristic import HeuristicAgent
+    st = st.copy()
+    player = HeuristicAgent(seed=7)
+    while tricks_left(st) > left or st.trick:
+        st.play(player.choose(st, st.to_act))
+    return st
+
+
+def test_tarot_worlds_in_the_relaxed_game_where_asked():
+    """``pimc:relaxed=K`` (Tarot): where a world would be searched with a horizon and
+    at most K tricks are left, it is searched to the end in R_DD instead (RELAXED:
+    ``dd.tarot.solve_cards(relaxed=True)``, each card's value a lower bound of its
+    real T); where the exact search reaches (8 tricks left in 4p), or a horizon is
+    given, that wins; a world over the node budget falls back to the game's horizon;
+    the option means nothing outside Tarot."""
+    from solver.agents import make_agent
+    from solver.dd import tarot as ddt
+    from solver.errors import OptionError
+    from solver.pimc import RELAXED
+    st = _tricks_before_the_end(_first_lead("tarot", {"players": 4}, seed=3), 9)
+    seat = st.to_act
+    cards = [m for m in st.legal_moves() if m.kind == "card"]
+    assert len(cards) > 1
+    assert PimcAgent(seed=1, relaxed=9).horizon_for(st) == RELAXED
+    assert PimcAgent(seed=1, relaxed=8).horizon_for(st) == ddt.default_horizon(st) == 3
+    assert PimcAgent(seed=1).horizon_for(st) == 3
+    assert PimcAgent(seed=1, relaxed=12, horizon=2).horizon_for(st) == 2
+    later = _tricks_before_the_end(st, 8)
+    assert PimcAgent(seed=1, relaxed=12).horizon_for(later) is None   # exact reaches
+    agent = PimcAgent(seed=1, worlds=3, relaxed=12)
+    values = agent.card_values(st, seat, cards)
+    assert values is not None and agent.last_stats["horizon"] == RELAXED
+    assert agent.last_stats["worlds"] == 3 and "horizons" not in agent.last_stats
+    # one world: the agent's values are R_DD's, at most the real game's
+    world = st.copy()
+    got = agent.solve_cards(world, RELAXED)
+    real = ddt.solve_cards(world)
+    assert {m: r.value for m, r in got.items()} == \
+        {m: r.value for m, r in ddt.solve_cards(world, relaxed=True).items()}
+    assert all(got[m].value <= real[m].value for m in real)
+    # over the node budget: the game's own horizon (3 here), then shorter ones
+    tight = PimcAgent(seed=1, worlds=3, relaxed=12, node_budget=3000)
+    assert tight.card_values(st, seat, cards) is not None
+    assert tight.last_stats["horizon"] == RELAXED and tight.last_stats["worlds"] == 3
+    assert RELAXED not in tight.last_stats["horizons"]
+    assert all(isinstance(h, int) for h in tight.last_stats["horizons"])
+    for spec in ("pimc:relaxed=-1", "pimc:relaxed=yes", "oracle:relaxed=1.5"):
+        with pytest.raises(OptionError, match="relaxed"):
+            make_agent(spec, game="tarot")
+    with pytest.raises(OptionError, match="option 'relaxed' means nothing in coinche"):
+        make_agent("pimc:relaxed=10", game="coinche")
+    terziglio = _first_lead("tarocchini", {"game": "terziglio"}, seed=3)
+    with pytest.raises(OptionError, match="option 'relaxed' means nothing in tarocchini"):
+        PimcAgent(seed=1, worlds=2, relaxed=10).card_values(
+            terziglio, terziglio.to_act,
+            [m for m in terziglio.legal_moves() if m.kind == "card"])
+
+
 def test_belote_worlds_are_always_solved_to_the_end():
     # only games whose dd module has default_horizon truncate the search
     state = coinche.new_state(seed=5)

@@ -211,11 +211,17 @@ def solve(state: Any, node_budget: int | None = None, deadline: float | None = N
 def solve_cards(state: Any, node_budget: int | None = None, deadline: float | None = None,
                 tt_bits: int = DEFAULT_TT_BITS, *, poignee: int | None = None,
                 horizon: int | None = None, only: Any = None,
-                search: str = "now", evaluation: str = "static") -> dict[Move, CardResult]:
+                search: str = "now", evaluation: str = "static",
+                relaxed: bool = False) -> dict[Move, CardResult]:
     """Exact value T after each legal card of the seat to act (one shared table; each
     card's ``nodes``/``seconds`` are those of its own search, after the position's).
     ``horizon``: as in :func:`solve` (one horizon, fixed from the state's trick, for
     the position and every card; values are then estimates, ``exact=False``).
+    ``relaxed``: each value is the exact one in R_DD, the relaxed game most favourable
+    to the defence (``TarotCore.set_relax("defence-discard")``; see
+    :func:`relaxed_card_values`): a lower bound of the real T and most often equal to
+    it, reached from 3-4 tricks further from the end than the real game's
+    (``exact=False``: not the real game's value; no horizon with it).
     ``only``: solve just these card moves, without the position's value first (the
     other cards are left out). ``search="before"``: the search as it was before issue
     23 (``BEFORE_FEATURES``; same values, more nodes; horizon values may differ a
@@ -223,9 +229,14 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
     the horizon's static evaluation (``EVALUATIONS``; exact values never read it)."""
     _check_limits(node_budget, deadline, tt_bits)
     _check_horizon(horizon)
+    if relaxed and horizon is not None:
+        raise OptionError("solve_cards: a relaxed game's values are searched to the end "
+                          "(no horizon with relaxed=True)")
     start = time.monotonic()
     core = _core(state, tt_bits, poignee, horizon, search, evaluation)
-    exact = not core.truncated()
+    if relaxed:
+        core.set_relax("defence-discard")
+    exact = not core.truncated() and not relaxed
     out: dict[Move, CardResult] = {}
     wanted = None if only is None else {m.value for m in only}
     attack = core.side_of_to_act()
@@ -890,6 +901,11 @@ _HORIZONS_BEFORE = {
 }
 
 
+def tricks_left(state: Any) -> int:
+    """Tricks still to play at ``state``, the one in progress counted."""
+    return face.HAND_SIZE.get(state.players, 0) - state.trick_no()
+
+
 def default_horizon(state: Any, search: str = "now") -> int | None:
     """Horizon for ``solve_cards`` of one sampled world of ``state`` (e.g. in pimc):
     None (exact search to the end) when that is cheap at this point, else the largest
@@ -918,7 +934,7 @@ def default_horizon(state: Any, search: str = "now") -> int | None:
     54.4k -> 25.3k, 8 left 151k. So the worlds are exact from 11 (3p), 8 (4p) and 7
     (5p) tricks left (table ``_HORIZONS``), the horizons above unchanged."""
     n = state.players
-    left = face.HAND_SIZE.get(n, 0) - state.trick_no()  # the current trick included
+    left = tricks_left(state)
     table = _HORIZONS_BEFORE if search == "before" else _HORIZONS
     for most, horizon in table.get(n, ()):
         if left <= most:
