@@ -80,13 +80,16 @@ DEFAULT_TT_BITS = {"belote": 16, "coinche": 16}
 # tricks, then the game's static evaluation (``solver.dd.<game>.default_horizon``).
 HORIZON_CHOICES = ("auto", "exact")
 
-# Tarot (``relaxed=K``): where a world would be searched with a horizon and at most K
-# tricks are left, it is searched to the end in R_DD instead, the relaxed game most
-# favourable to the defence (``solver.dd.tarot.solve_cards(relaxed=True)``): exact
-# there and a lower bound of the real value, within about one point of T of it where
-# the horizon's estimate errs by five (benchmarks/RESULTS.md, seventeenth session).
-# ``horizon_for`` then returns RELAXED, and a world over the node budget falls back to
-# the game's own horizon.
+# Tarot (``relaxed=K``, off by default): where a world would be searched with a
+# horizon and at most K tricks are left, it is searched to the end in R_DD instead, the
+# relaxed game most favourable to the defence (``solver.dd.tarot.solve_cards(relaxed=
+# True)``): a lower bound of the real value, within about one point of T of it where
+# the horizon's estimate errs by five (benchmarks/dd_tarot_estimates.py). ``horizon_for``
+# then returns RELAXED, and a world over the node budget falls back to the game's own
+# horizon. Measured (benchmarks/RESULTS.md, seventeenth session): 4p decisions at 9-13
+# tricks left judged by the exact search lose 0.77 T points a decision against 1.34
+# (K=12), but a duplicate match of 300 deals against the same agent without it gives
+# -0.29 [-1.22, +0.63] a deal, and 3p / 5p decision sets gain nothing: not a default.
 RELAXED = "relaxed"
 
 OBJECTIVES = ("mean", "make", "points")
