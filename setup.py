@@ -26,6 +26,9 @@ directives = {
 # machine code is the same byte for byte (the .text of tarot_core.o compared), the
 # compile ~30% quicker (belote_core.c: 8.7 s CPU against 12.7 s).
 compile_args = ["-O3", "-g0"] if not CHECKED else ["-O1", "-g"]
+# Not used: profile-guided optimisation (-fprofile-generate, a training run of Tarot
+# (a)/(b) searches, -fprofile-use) measured x1.05 on the Tarot search's nodes a second
+# (benchmarks/RESULTS.md, seventeenth session): too little for a two-pass build.
 
 
 # x86-64 bit instructions the cores use when this machine's CPU has them (the cpuinfo
