@@ -288,30 +288,35 @@ class _CardAgent(Agent):
             return dd.module_for(state.game).default_horizon(state, search=self.search)
         return dd.module_for(state.game).default_horizon(state)
 
-    def solve_cards(self, state: GameState, horizon: int | None, only: Any = None):
+    def solve_cards(self, state: GameState, horizon: int | str | None, only: Any = None):
         """Values of every legal card in one world (of the moves ``only``, if given).
         Where horizons apply, a world whose search hits the node budget is searched
         again with a shorter horizon (3 after an exact search, then one trick less down
         to 1), so costly worlds are still counted rather than dropped."""
         return self.solve_cards_at(state, horizon, only)[0]
 
-    def solve_cards_at(self, state: GameState, horizon: int | None, only: Any = None):
-        """``solve_cards``, the horizon that gave its values (None: exact) and the nodes
-        spent by all the searches tried."""
+    def solve_cards_at(self, state: GameState, horizon: int | str | None,
+                       only: Any = None):
+        """``solve_cards``, the horizon that gave its values (None: exact, RELAXED: R_DD's
+        exact values) and the nodes spent by all the searches tried."""
         values = self._solve_cards(state, horizon, only)
         spent = nodes_spent(values)
         if self.horizon == "exact" or not dd.supports_horizon(state.game):
             return values, horizon, spent
-        while any(r.value is None for r in values.values()) and (horizon is None
-                                                                 or horizon == RELAXED
-                                                                 or horizon > 1):
-            horizon = 3 if horizon is None else self._auto_horizon(state) \
-                if horizon == RELAXED else horizon - 1
+        while any(r.value is None for r in values.values()) and (
+                horizon is None or horizon == RELAXED or horizon > 1):
+            if horizon is None:
+                horizon = 3
+            elif horizon == RELAXED:
+                horizon = self._auto_horizon(state)   # the horizon R_DD stood in for
+            else:
+                horizon -= 1
             values = self._solve_cards(state, horizon, only)
             spent += nodes_spent(values)
         return values, horizon, spent
 
-    def _solve_cards(self, state: GameState, horizon: int | None, only: Any = None):
+    def _solve_cards(self, state: GameState, horizon: int | str | None,
+                     only: Any = None):
         limits: dict[str, Any] = {"node_budget": self.budget(state),
                                   "tt_bits": self.table_bits(state)}
         if horizon == RELAXED:
