@@ -78,7 +78,6 @@ from solver.agents import make_agent  # noqa: E402
 from solver.core import tarot as face  # noqa: E402
 from solver.dd import tarot as ddt  # noqa: E402
 from solver.games import state_from_record  # noqa: E402
-from solver.games import tarot as rules  # noqa: E402
 from solver.notation import Record  # noqa: E402
 
 DEALS = Path(__file__).resolve().parent / "deals"
@@ -98,7 +97,7 @@ def later(state, i: int, k: int):
     """The position k tricks before the end, the heuristic player at every seat."""
     st = state.copy()
     agents = [make_agent("heuristic", seed=1000 * i + s) for s in range(st.players)]
-    while rules.HAND_SIZE[st.players] - st.trick_no() > k or st.trick:
+    while ddt.tricks_left(st) > k or st.trick:
         st.play(agents[st.to_act].choose(st, st.to_act))
     return st
 

@@ -912,7 +912,7 @@ def _benchmark_position_11_left():
                             / "tarot4_play.txt").read_text().splitlines() if x.startswith("["))
     st, _ = position_from_record(Record.from_text(line), "play")
     agents = [make_agent("heuristic", seed=s) for s in range(4)]
-    while rules.HAND_SIZE[4] - st.trick_no() > 11 or st.trick:
+    while ddt.tricks_left(st) > 11 or st.trick:
         st.play(agents[st.to_act].choose(st, st.to_act))
     return st, {st.move_token(m): r.value for m, r in ddt.solve_cards(st).items()}
 

@@ -149,7 +149,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         "cards": rows, "cards_estimated_with_horizon": estimated_with,
         "cards_estimated_with_evaluation": ddt.ANALYSIS_EVALUATION if estimated_with
         else None,
-        "cards_estimated_with_relaxed_game": "defence-discard"
+        "cards_estimated_with_relaxed_game": ddt.R_DD
         if any(r.get("estimated_with") == "relaxed" for r in rows) else None,
         "horizon": estimated_with,
         "exact": a.complete and all(r["exact"] for r in rows),

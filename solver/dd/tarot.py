@@ -35,6 +35,9 @@ from . import stopped_reason as _stopped
 from .result import CardResult, DDResult
 
 DEFAULT_TT_BITS = 20
+# R_DD, the relaxed game most favourable to the defence (TarotCore.set_relax): its
+# exact values are lower bounds of the real ones, and near them (relaxed_card_values)
+R_DD = "defence-discard"
 
 
 @dataclass(repr=False)
@@ -235,7 +238,7 @@ def solve_cards(state: Any, node_budget: int | None = None, deadline: float | No
     start = time.monotonic()
     core = _core(state, tt_bits, poignee, horizon, search, evaluation)
     if relaxed:
-        core.set_relax("defence-discard")
+        core.set_relax(R_DD)
     exact = not core.truncated() and not relaxed
     out: dict[Move, CardResult] = {}
     wanted = None if only is None else {m.value for m in only}
@@ -403,7 +406,7 @@ def relaxed_card_values(state: Any, cards: list[int], node_budget: int | None = 
     start = time.monotonic()
     core = face.from_state(state, tt_bits=tt_bits, poignee=poignee)
     core.set_objective("T")
-    core.set_relax("defence-discard")
+    core.set_relax(R_DD)
     out: dict[int, tuple[int, int, float]] = {}
     for i, card in enumerate(cards):
         share = len(cards) - i
@@ -645,7 +648,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     value_game = "defence-trumps" if features.pop("relax_trumps", True) else "defence"
     # (a) asks R_DD (R_DV where, besides, a defender's discards are deferred), else
     # R_DV; the cards' made answers too
-    relaxed_game = ("defence-discard" if relax_discard else "defence-void") \
+    relaxed_game = (R_DD if relax_discard else "defence-void") \
         if relax_void and value_game == "defence-trumps" else value_game
 
     def new_core(objective: str | None = None, relax: str | None = None) -> Any:
@@ -752,7 +755,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             # R_DD's exact T first, within FLOOR_SHARE of the limits: a proven lower
             # bound (R_DD <= real) and often the value, so the bisection starts above
             # it, its first probe just above it
-            floor_core = new_core("T", "defence-discard")
+            floor_core = new_core("T", R_DD)
             fv, fok = run("value floor", lambda: floor_core.value(
                 node_budget=None if b is None else max(1, int(b * FLOOR_SHARE)),
                 deadline=None if d is None else d * FLOOR_SHARE, hi=t_hi))
@@ -830,7 +833,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
 
         legal = face.cards_of(core.legal_mask())
         if threads == 1:
-            floor_cards = new_core("T", "defence-discard") \
+            floor_cards = new_core("T", R_DD) \
                 if relax_card_floor and relax_cards else None
             floor_seen = 0
             for i, card in enumerate(legal):
