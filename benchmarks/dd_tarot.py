@@ -43,6 +43,8 @@ given equal shares of the race after a relaxed fail (``fail_weight``);
 ``--baseline no-lowest``: the relaxed games without their rule that the side their
 proofs run against plays only its lowest card of a suit into a trick it surely loses
 (``lowest``, fifteenth session), i.e. the fourteenth session's search;
+``--baseline no-owed``: R_DD's bounds without what the discards still owed surely
+settle (``sure_owed``, eighteenth session);
 ``--baseline no-relax-fail``: (a) without R_A raced against the real
 game after a relaxed fail (``relax_fail``, on by default with 4 players only);
 ``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p);
@@ -55,7 +57,7 @@ shared, noisy machine.
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
                                    no-relax-value|no-relax-cards|no-relax-floor|no-relax-card-floor|no-relax-trumps|no-mobility|
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
-                                   no-lowest|
+                                   no-lowest|no-owed|
                                    no-relax-fail|
                                    relax-fail-off|none]
                                   [--questions made] [--growth-question made|value|cards]
@@ -123,6 +125,9 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # the relaxed games without the weakened side's lowest-card rule
              # (``lowest``, fifteenth session): the fourteenth session's search
              "no-lowest": {"lowest": False},
+             # R_DD without the owed discards' settlement in its bounds (``sure_owed``,
+             # eighteenth session)
+             "no-owed": {"sure_owed": False},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)

@@ -284,6 +284,16 @@ highest win at least min(h_j, t_S) of the tricks the taker's cards of that suit 
 in (the taker must follow, cannot trump them), n points each -- sound on 119 random
 positions, but the upper bound's mean slack only 31 -> 29 / 41 -> 39 at 6 / 8 left (it
 cannot be added to the master-trump credits, whose tricks may be the same): not built.
+
+Eighteenth session: R_DD's bounds settle the discards still owed (``sure_owed``,
+``rdd_owed``): a seat owing o1 deferred discards to the attack's tricks and o0 to the
+defence's pays them from the cards it holds, so the attack surely gains its o1
+poorest cards (less the half point their tricks got) and cannot get its o0 poorest.
+R_DD made proofs keep defenders' honours to the end, where this cuts: deal 24 at the
+first lead 26.0M -> 21.3M nodes (its last trick 4.95M -> 2.76M nodes, deal ends 2.7M
+-> 0.59M). (a) at the first lead, 50 deals at 1e7 (``--baseline no-owed``): the same
+finish, geometric mean x1.13 (4p) / 1.03 (3p) / 1.00 (5p); R_DD's exact T 10 positions
+at 13 / 15 / 11 left x1.13 / 1.03 / 1.04 (4p / 3p / 5p).
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
@@ -567,6 +577,7 @@ cdef struct Pos:
     int sure_match     # ... counting trumps no opposing trump can beat (sure_trump_tricks)
     int sure_won       # ... safe from TAROT-EXC-6 once the side has won a trick
     int sure_petit     # ... and the Petit to its side when the other side has no trump
+    int sure_owed      # ... R_DD: the discards owed settled from the cards held (rdd_owed)
     # static_eval's point split: 0 = by trick-taking power (as built), 1 = a linear form
     # fitted to exact margins (set_eval, EVAL_TERMS weights in doubled points)
     int eval_fit
@@ -1162,6 +1173,54 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
     return credit
 
 
+cdef inline int poorest_points(uint64_t h, int k) noexcept nogil:
+    # the doubled points of the k poorest plain-suit cards of h (at most popcount(h))
+    cdef int i, c, pts = 0
+    cdef uint64_t level
+    for i in range(5):
+        if k <= 0:
+            break
+        if i == 0:
+            level = h & ~(KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)
+        elif i == 1:
+            level = h & JACKS1
+        elif i == 2:
+            level = h & KNIGHTS1
+        elif i == 3:
+            level = h & QUEENS1
+        else:
+            level = h & KINGS1
+        c = popcount64(level)
+        if c > k:
+            c = k
+        pts += c * (2 * i + 1)
+        k -= c
+    return pts
+
+
+cdef void rdd_owed(Pos* p, int* gain, int* loss) noexcept nogil:
+    """R_DD: what the discards still owed surely settle. A seat owing o1 discards to
+    the attack's tricks and o0 to the defence's pays them from the cards it holds now
+    (PAY moves or what it holds at the end, rdd_pay / rdd_leftover; later deferrals
+    only add to them): at least o1 of its cards go to the attack, each adding its
+    points less the 1 its trick got, and at least o0 others to the defence, never to
+    the attack. So the attack gains at least the o1 poorest cards' points less 1 each
+    (``gain``), and of the points it could still get, at least the o0 poorest cards'
+    points and 1 for each of the o1 others are not to be had (``loss``)."""
+    cdef int s, o0, o1
+    cdef uint64_t h
+    gain[0] = 0
+    loss[0] = 0
+    for s in range(p.n):
+        o0 = p.tally.owe[s][0]
+        o1 = p.tally.owe[s][1]
+        if o0 + o1 == 0:
+            continue
+        h = p.hand[s][1]
+        gain[0] += poorest_points(h, o1) - o1
+        loss[0] += poorest_points(h, o0) + o1
+
+
 cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     """Bounds on the final T reachable from any position: every card not yet
     credited may still go either way (the attack never loses captured points), except
@@ -1265,6 +1324,11 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
         else:
             hi_p -= 8
             hi_b -= 1
+    cdef int og, ol
+    if p.relax_discard and p.sure_owed:
+        rdd_owed(p, &og, &ol)
+        lo_p += og
+        hi_p -= ol
     if (l0 & 1) or ((l0 & EXBIT) and p.tally.petit_trick == p.trick_no - 1
                     and p.trick_no == p.total_tricks - 1):
         pbpos = 1
@@ -2113,6 +2177,7 @@ cdef class TarotCore:
         self.p.sure_match = 1
         self.p.sure_won = 1
         self.p.sure_petit = 1
+        self.p.sure_owed = 1
         self.p.eval_fit = 0
         self.p.eval_sd = 0.0
         self.p.relax = RELAX_NONE
@@ -2137,7 +2202,7 @@ cdef class TarotCore:
                      bint sure_lead=True, bint partition=True, bint sure_match=True,
                      bint sure_won=True, bint sure_petit=True, bint relax_part=False,
                      bint mobility=True, bint merge2_relaxed=True, bint void=True,
-                     bint lowest=True):
+                     bint lowest=True, bint sure_owed=True):
         """Switch search techniques on/off (for measurements and cross-checks);
         ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False,
         partition=False, sure_match=False, sure_won=False, sure_petit=False`` is the
@@ -2180,6 +2245,7 @@ cdef class TarotCore:
         self.p.sure_match = sure_match
         self.p.sure_won = sure_won
         self.p.sure_petit = sure_petit
+        self.p.sure_owed = sure_owed
         self.clear_tt()
 
     def set_eval(self, weights=None, double spread=0.0):
