@@ -44,7 +44,9 @@ given equal shares of the race after a relaxed fail (``fail_weight``);
 proofs run against plays only its lowest card of a suit into a trick it surely loses
 (``lowest``, fifteenth session), i.e. the fourteenth session's search;
 ``--baseline no-owed``: R_DD's bounds without what the discards still owed surely
-settle (``sure_owed``, eighteenth session);
+settle (``sure_owed``, eighteenth session); ``--baseline no-owed-tricks``: the same
+without the cards the attack's sure tricks will take from the defenders who defer
+(``sure_owed_tricks``);
 ``--baseline no-relax-fail``: (a) without R_A raced against the real
 game after a relaxed fail (``relax_fail``, on by default with 4 players only);
 ``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p);
@@ -57,7 +59,7 @@ shared, noisy machine.
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
                                    no-relax-value|no-relax-cards|no-relax-floor|no-relax-card-floor|no-relax-trumps|no-mobility|
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
-                                   no-lowest|no-owed|
+                                   no-lowest|no-owed|no-owed-tricks|
                                    no-relax-fail|
                                    relax-fail-off|none]
                                   [--questions made] [--growth-question made|value|cards]
@@ -128,6 +130,8 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # R_DD without the owed discards' settlement in its bounds (``sure_owed``,
              # eighteenth session)
              "no-owed": {"sure_owed": False},
+             # ... with the owed discards but not the cards the attack's sure tricks take
+             "no-owed-tricks": {"sure_owed_tricks": False},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)

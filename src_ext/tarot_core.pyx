@@ -293,7 +293,21 @@ R_DD made proofs keep defenders' honours to the end, where this cuts: deal 24 at
 first lead 26.0M -> 21.3M nodes (its last trick 4.95M -> 2.76M nodes, deal ends 2.7M
 -> 0.59M). (a) at the first lead, 50 deals at 1e7 (``--baseline no-owed``): the same
 finish, geometric mean x1.13 (4p) / 1.03 (3p) / 1.00 (5p); R_DD's exact T 10 positions
-at 13 / 15 / 11 left x1.13 / 1.03 / 1.04 (4p / 3p / 5p).
+at 13 / 15 / 11 left x1.13 / 1.03 / 1.04 (4p / 3p / 5p). Then ``sure_owed_tricks``: a
+defender without trumps or Excuse gives the attack one more card (followed, or owed)
+in each trick the attack's credit counts, so its poorest o1 + k cards: R_DD made proofs
+at the first lead 24 / 40 / 3 x1.19 / 1.54 / 1.03 more (17.9M / 12.6M / 12.8M nodes),
+(a) on 50 deals x1.01 (``--baseline no-owed-tricks``). Measured and dropped the same
+session: the taker's plain cards that a defender's higher cards of the suit surely
+beat (a lone taker must follow and cannot trump them; his poorest min(t, h) of the
+suit, with the trick's other cards at a half point each, as an alternative to the
+defence's trump credit): sound (600 endgames, bounds and values), tighter at 113 of
+600 roots, but R_A / real / R_DD fail proofs x1.00; a side one of whose seats holds
+only trumps no opposing trump beats takes every trick left (the pile then known, in
+R_DD bounded by the owed settlements): x1.00-1.04 (it fires where the bounds nearly
+cut anyway); the seat arithmetic ``% n`` as a conditional subtraction: CPU x1.00;
+reply_choices counting R_DD's deferred discard as one answer: x0.84-0.96 on 5 of 6 R_DD
+made proofs (the kept cards widen the later tricks; ordering by the old count is better).
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
@@ -578,6 +592,7 @@ cdef struct Pos:
     int sure_won       # ... safe from TAROT-EXC-6 once the side has won a trick
     int sure_petit     # ... and the Petit to its side when the other side has no trump
     int sure_owed      # ... R_DD: the discards owed settled from the cards held (rdd_owed)
+    int sure_owed_tricks  # ... counting too the cards the attack's sure tricks will take
     # static_eval's point split: 0 = by trick-taking power (as built), 1 = a linear form
     # fitted to exact margins (set_eval, EVAL_TERMS weights in doubled points)
     int eval_fit
@@ -1141,12 +1156,12 @@ cdef int quick_tricks(Pos* p, int* count) noexcept nogil:
 
 cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t other0,
                                   int lead_pts, int lead_q, int apart,
-                                  int exc6_safe) noexcept nogil:
+                                  int exc6_safe, int* tricks) noexcept nogil:
     # doubled points surely won by `side` in its sure tricks (value_bounds): the master
     # trumps' tricks (n each), or, for the leader's side, the leader's quick tricks
     # (his cards' points and 1 for each other card) then his own master trumps; with
     # sure_match, the trumps no opposing trump can beat count as master trumps
-    # (seat_sure_trumps)
+    # (seat_sure_trumps). ``tricks``: how many tricks the credit counts
     cdef int k = 0, kl = 0, credit, lead
     cdef int L = p.tally.leader
     cdef int trumps_sure = (own0 & TRUMPS) != 0 and exc6_safe
@@ -1155,6 +1170,7 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
         k = (sure_trump_tricks(p, side, other_t) if p.sure_match
              else max_masters(p, side, other_t))
     credit = p.n * k
+    tricks[0] = k
     if lead_q > 0 and p.side[L] == side:
         if trumps_sure:
             # the leader's own sure trump tricks, after his quick tricks
@@ -1167,6 +1183,7 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
         lead = lead_pts + (p.n - 1) * lead_q + p.n * kl
         if lead > credit:
             credit = lead
+            tricks[0] = lead_q + kl
     # T21 or the Petit credited apart (``apart`` of them) may be among these tricks'
     # cards, each counted 1 here: not twice
     credit -= apart if apart < credit else credit
@@ -1198,7 +1215,7 @@ cdef inline int poorest_points(uint64_t h, int k) noexcept nogil:
     return pts
 
 
-cdef void rdd_owed(Pos* p, int* gain, int* loss) noexcept nogil:
+cdef void rdd_owed(Pos* p, int att_k, int* gain, int* loss) noexcept nogil:
     """R_DD: what the discards still owed surely settle. A seat owing o1 discards to
     the attack's tricks and o0 to the defence's pays them from the cards it holds now
     (PAY moves or what it holds at the end, rdd_pay / rdd_leftover; later deferrals
@@ -1214,6 +1231,12 @@ cdef void rdd_owed(Pos* p, int* gain, int* loss) noexcept nogil:
     for s in range(p.n):
         o0 = p.tally.owe[s][0]
         o1 = p.tally.owe[s][1]
+        if att_k > 0 and not p.side[s] and not (p.hand[s][0] & (TRUMPS | EXBIT)):
+            # and one more card to each of the att_k tricks the attack surely takes
+            # (value_bounds credited 1 for it): followed, or owed as well
+            gain[0] += poorest_points(p.hand[s][1], o1 + att_k) - o1 - att_k
+            loss[0] += poorest_points(p.hand[s][1], o0) + o1
+            continue
         if o0 + o1 == 0:
             continue
         h = p.hand[s][1]
@@ -1249,7 +1272,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     cdef int pbpos = 0
     cdef int cmax, cmin
     cdef int att_sure = 0, def_sure = 0     # side surely wins a trick
-    cdef int lq, lpts, ca, cd
+    cdef int lq, lpts, ca, cd, att_k = 0, def_k = 0
     cdef int hi_p = p.tally.att_pts + lp, hi_b = p.tally.att_bouts + lb
     cdef int lo_p = p.tally.att_pts, lo_b = p.tally.att_bouts
     # TAROT-EXC-6 (the other side's Excuse taking the last trick) needs that side to
@@ -1309,8 +1332,8 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
             if lq > 0 and (p.hand[p.tally.leader][0] & EXBIT) \
                     and lq + 2 > p.total_tricks - p.trick_no:
                 lq = 0
-        ca = side_trick_credit(p, 1, a0, d0, lpts, lq, apart_a, att_safe)
-        cd = side_trick_credit(p, 0, d0, a0, lpts, lq, apart_d, def_safe)
+        ca = side_trick_credit(p, 1, a0, d0, lpts, lq, apart_a, att_safe, &att_k)
+        cd = side_trick_credit(p, 0, d0, a0, lpts, lq, apart_d, def_safe, &def_k)
         lo_p += ca
         hi_p -= cd
     if p.sure_ex and p.ntrick == 0 and p.total_tricks - p.trick_no >= 2 and (l0 & EXBIT):
@@ -1326,7 +1349,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
             hi_b -= 1
     cdef int og, ol
     if p.relax_discard and p.sure_owed:
-        rdd_owed(p, &og, &ol)
+        rdd_owed(p, att_k if p.sure_owed_tricks else 0, &og, &ol)
         lo_p += og
         hi_p -= ol
     if (l0 & 1) or ((l0 & EXBIT) and p.tally.petit_trick == p.trick_no - 1
@@ -2178,6 +2201,7 @@ cdef class TarotCore:
         self.p.sure_won = 1
         self.p.sure_petit = 1
         self.p.sure_owed = 1
+        self.p.sure_owed_tricks = 1
         self.p.eval_fit = 0
         self.p.eval_sd = 0.0
         self.p.relax = RELAX_NONE
@@ -2202,7 +2226,7 @@ cdef class TarotCore:
                      bint sure_lead=True, bint partition=True, bint sure_match=True,
                      bint sure_won=True, bint sure_petit=True, bint relax_part=False,
                      bint mobility=True, bint merge2_relaxed=True, bint void=True,
-                     bint lowest=True, bint sure_owed=True):
+                     bint lowest=True, bint sure_owed=True, bint sure_owed_tricks=True):
         """Switch search techniques on/off (for measurements and cross-checks);
         ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False,
         partition=False, sure_match=False, sure_won=False, sure_petit=False`` is the
@@ -2246,6 +2270,7 @@ cdef class TarotCore:
         self.p.sure_won = sure_won
         self.p.sure_petit = sure_petit
         self.p.sure_owed = sure_owed
+        self.p.sure_owed_tricks = sure_owed_tricks
         self.clear_tt()
 
     def set_eval(self, weights=None, double spread=0.0):
