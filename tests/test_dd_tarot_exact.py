@@ -732,25 +732,29 @@ def test_discard_relaxed_game_bounds_settle_the_owed_discards(n):
     """R_DD's bounds (``sure_owed``): a seat that owes o1 deferred discards to the
     attack's tricks and o0 to the defence's pays them from the cards it holds now, so
     the attack surely gains its o1 poorest cards (less the half point each trick got
-    when the discard was deferred) and can no longer get its o0 poorest. A bound never
-    changes a value: R_DD's exact values with it equal those without it (which equal
-    R_DD's plain minimax, above, on smaller endgames), and it cuts the search on some
-    endgames."""
-    fewer = 0
+    when the discard was deferred) and can no longer get its o0 poorest; and
+    (``sure_owed_tricks``) a defender without trumps or Excuse gives one more card,
+    followed or owed, to each trick the attack surely takes, so its o1 + k poorest. A
+    bound never changes a value: R_DD's exact values with them equal those without
+    them (which equal R_DD's plain minimax, above, on smaller endgames), and each cuts
+    the search on some endgames."""
+    configs = ({}, {"sure_owed_tricks": False}, {"sure_owed": False})
+    fewer = [0, 0]
     for i, st in enumerate(endgames(n, 30, seed=3080 + n, left=(5, 6))):
         objective = "T" if i % 2 else "margin"
         results = []
-        for owed in (True, False):
+        for features in configs:
             core = face.from_state(st, tt_bits=16)
             core.set_objective(objective)
-            core.set_features(sure_owed=owed)
+            core.set_features(**features)
             core.set_relax("defence-discard")
             value, exact = core.value()
             assert exact
             results.append((value, core.stats()["nodes"]))
-        assert results[0][0] == results[1][0], (n, i, results)
-        fewer += results[0][1] < results[1][1]
-    assert fewer > 0
+        assert results[0][0] == results[1][0] == results[2][0], (n, i, results)
+        fewer[0] += results[0][1] < results[1][1]
+        fewer[1] += results[1][1] < results[2][1]
+    assert all(fewer), fewer
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
