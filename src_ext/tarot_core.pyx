@@ -1161,7 +1161,7 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
     # trumps' tricks (n each), or, for the leader's side, the leader's quick tricks
     # (his cards' points and 1 for each other card) then his own master trumps; with
     # sure_match, the trumps no opposing trump can beat count as master trumps
-    # (seat_sure_trumps). ``tricks``: how many tricks the credit counts
+    # (seat_sure_trumps). ``tricks`` (if not NULL): how many tricks the credit counts
     cdef int k = 0, kl = 0, credit, lead
     cdef int L = p.tally.leader
     cdef int trumps_sure = (own0 & TRUMPS) != 0 and exc6_safe
@@ -1170,7 +1170,8 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
         k = (sure_trump_tricks(p, side, other_t) if p.sure_match
              else max_masters(p, side, other_t))
     credit = p.n * k
-    tricks[0] = k
+    if tricks != NULL:
+        tricks[0] = k
     if lead_q > 0 and p.side[L] == side:
         if trumps_sure:
             # the leader's own sure trump tricks, after his quick tricks
@@ -1183,7 +1184,8 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
         lead = lead_pts + (p.n - 1) * lead_q + p.n * kl
         if lead > credit:
             credit = lead
-            tricks[0] = lead_q + kl
+            if tricks != NULL:
+                tricks[0] = lead_q + kl
     # T21 or the Petit credited apart (``apart`` of them) may be among these tricks'
     # cards, each counted 1 here: not twice
     credit -= apart if apart < credit else credit
@@ -1272,7 +1274,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
     cdef int pbpos = 0
     cdef int cmax, cmin
     cdef int att_sure = 0, def_sure = 0     # side surely wins a trick
-    cdef int lq, lpts, ca, cd, att_k = 0, def_k = 0
+    cdef int lq, lpts, ca, cd, att_k = 0
     cdef int hi_p = p.tally.att_pts + lp, hi_b = p.tally.att_bouts + lb
     cdef int lo_p = p.tally.att_pts, lo_b = p.tally.att_bouts
     # TAROT-EXC-6 (the other side's Excuse taking the last trick) needs that side to
@@ -1333,7 +1335,7 @@ cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
                     and lq + 2 > p.total_tricks - p.trick_no:
                 lq = 0
         ca = side_trick_credit(p, 1, a0, d0, lpts, lq, apart_a, att_safe, &att_k)
-        cd = side_trick_credit(p, 0, d0, a0, lpts, lq, apart_d, def_safe, &def_k)
+        cd = side_trick_credit(p, 0, d0, a0, lpts, lq, apart_d, def_safe, NULL)
         lo_p += ca
         hi_p -= cd
     if p.sure_ex and p.ntrick == 0 and p.total_tricks - p.trick_no >= 2 and (l0 & EXBIT):
