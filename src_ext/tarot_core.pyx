@@ -307,7 +307,9 @@ only trumps no opposing trump beats takes every trick left (the pile then known,
 R_DD bounded by the owed settlements): x1.00-1.04 (it fires where the bounds nearly
 cut anyway); the seat arithmetic ``% n`` as a conditional subtraction: CPU x1.00;
 reply_choices counting R_DD's deferred discard as one answer: x0.84-0.96 on 5 of 6 R_DD
-made proofs (the kept cards widen the later tricks; ordering by the old count is better).
+made proofs (the kept cards widen the later tricks; ordering by the old count is better);
+``sure_owed_tricks`` for the defence's credited tricks too: unsound as first written (a
+defence leader's quick tricks count its own cards at their points, not 1), x1.00-1.01.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
