@@ -754,6 +754,7 @@ def test_discard_relaxed_game_equals_its_plain_minimax_after_every_card(n, count
             checked += 1
     assert checked >= count
 
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_discard_relaxed_game_bounds_settle_the_owed_discards(n):
     """R_DD's bounds (``sure_owed``): a seat that owes o1 deferred discards to the
