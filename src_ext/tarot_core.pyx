@@ -309,7 +309,9 @@ cut anyway); the seat arithmetic ``% n`` as a conditional subtraction: CPU x1.00
 reply_choices counting R_DD's deferred discard as one answer: x0.84-0.96 on 5 of 6 R_DD
 made proofs (the kept cards widen the later tricks; ordering by the old count is better);
 ``sure_owed_tricks`` for the defence's credited tricks too: unsound as first written (a
-defence leader's quick tricks count its own cards at their points, not 1), x1.00-1.01.
+defence leader's quick tricks count its own cards at their points, not 1), x1.00-1.01;
+the cards the others must follow with to the leader's quick tricks (their k poorest of
+the suit): sound, x1.00.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.stdlib cimport malloc, free
