@@ -415,6 +415,7 @@ cdef uint64_t KINGS1 = 0
 cdef uint64_t QUEENS1 = 0
 cdef uint64_t KNIGHTS1 = 0
 cdef uint64_t JACKS1 = 0
+cdef uint64_t PLAIN_LEVELS[5]  # pips, jacks, knights, queens, kings: poorest first
 cdef int PTS[NIDS]        # doubled card values (TAROT-DECK-4); 1 for R_DD's moves
 cdef int IS_BOUT[NIDS]    # TAROT-DECK-3
 cdef int R2[4]            # doubled required points R(B) (TAROT-COUNT-2)
@@ -453,6 +454,11 @@ cdef void _init_tables():
         QUEENS1 |= <uint64_t>1 << (14 * s + 12)
         KNIGHTS1 |= <uint64_t>1 << (14 * s + 11)
         JACKS1 |= <uint64_t>1 << (14 * s + 10)
+    PLAIN_LEVELS[0] = LOW1
+    PLAIN_LEVELS[1] = JACKS1
+    PLAIN_LEVELS[2] = KNIGHTS1
+    PLAIN_LEVELS[3] = QUEENS1
+    PLAIN_LEVELS[4] = KINGS1
     for c in range(NCARDS):
         if c < 21:
             SUIT[c] = 4
@@ -907,26 +913,33 @@ cdef void rdd_unpay(Pos* p, int seat, int c, Saved* sv) noexcept nogil:
     p.side_live[p.side[seat]][1] |= cards
 
 
+cdef inline int poorest_points(uint64_t h, int k) noexcept nogil:
+    """The doubled points of the k poorest plain-suit cards of h (all of them if it
+    holds fewer): pips 1, then jacks 3, knights 5, queens 7, kings 9 (TAROT-DECK-4)."""
+    cdef int i, c, pts = 0
+    cdef uint64_t level
+    for i in range(5):
+        if k <= 0:
+            break
+        level = h & PLAIN_LEVELS[i]
+        c = popcount64(level)
+        if c > k:
+            c = k
+        pts += c * (2 * i + 1)
+        k -= c
+    return pts
+
+
 cdef int rdd_leftover(Pos* p) noexcept nogil:
     """R_DD at the end of the deal: the deferred discards still owed are the cards
     their seats still hold (plain-suit cards: an owing seat has no trump nor Excuse),
     the richest to the defence's tricks as the defence chooses; the doubled points the
-    attack's share adds (each less the 1 its trick got: pips add nothing)."""
-    cdef int s, i, k, gain = 0, need
-    cdef uint64_t h
-    cdef uint64_t levels[4]
-    levels[0] = KINGS1
-    levels[1] = QUEENS1
-    levels[2] = KNIGHTS1
-    levels[3] = JACKS1
+    attack's share, the others, adds (each less the 1 its trick got: pips add nothing)."""
+    cdef int s, rest, gain = 0
     for s in range(p.n):
-        need = p.tally.owe[s][0]
-        h = p.hand[s][1]
-        for i in range(4):             # richest first
-            k = popcount64(h & levels[i])
-            if k > need:
-                gain += (k - need) * (mask_points(0, levels[i] & (~levels[i] + 1)) - 1)
-            need = need - k if k < need else 0
+        rest = popcount64(p.hand[s][1]) - p.tally.owe[s][0]
+        if rest > 0:
+            gain += poorest_points(p.hand[s][1], rest) - rest
     return gain
 
 
@@ -1196,31 +1209,6 @@ cdef inline int side_trick_credit(Pos* p, int side, uint64_t own0, uint64_t othe
     return credit
 
 
-cdef inline int poorest_points(uint64_t h, int k) noexcept nogil:
-    # the doubled points of the k poorest plain-suit cards of h (at most popcount(h))
-    cdef int i, c, pts = 0
-    cdef uint64_t level
-    for i in range(5):
-        if k <= 0:
-            break
-        if i == 0:
-            level = h & ~(KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)
-        elif i == 1:
-            level = h & JACKS1
-        elif i == 2:
-            level = h & KNIGHTS1
-        elif i == 3:
-            level = h & QUEENS1
-        else:
-            level = h & KINGS1
-        c = popcount64(level)
-        if c > k:
-            c = k
-        pts += c * (2 * i + 1)
-        k -= c
-    return pts
-
-
 cdef void rdd_owed(Pos* p, int att_k, int* gain, int* loss) noexcept nogil:
     """R_DD: what the discards still owed surely settle. A seat owing o1 discards to
     the attack's tricks and o0 to the defence's pays them from the cards it holds now
@@ -1230,24 +1218,20 @@ cdef void rdd_owed(Pos* p, int att_k, int* gain, int* loss) noexcept nogil:
     the attack. So the attack gains at least the o1 poorest cards' points less 1 each
     (``gain``), and of the points it could still get, at least the o0 poorest cards'
     points and 1 for each of the o1 others are not to be had (``loss``)."""
-    cdef int s, o0, o1
-    cdef uint64_t h
+    cdef int s, o0, o1, k
     gain[0] = 0
     loss[0] = 0
     for s in range(p.n):
         o0 = p.tally.owe[s][0]
         o1 = p.tally.owe[s][1]
-        if att_k > 0 and not p.side[s] and not (p.hand[s][0] & (TRUMPS | EXBIT)):
-            # and one more card to each of the att_k tricks the attack surely takes
-            # (value_bounds credited 1 for it): followed, or owed as well
-            gain[0] += poorest_points(p.hand[s][1], o1 + att_k) - o1 - att_k
-            loss[0] += poorest_points(p.hand[s][1], o0) + o1
+        # a defender that defers (no trumps nor Excuse: every owing seat is one) also
+        # gives a card, followed or owed, to each of the att_k tricks the attack surely
+        # takes (value_bounds credited 1 for it)
+        k = att_k if not p.side[s] and not (p.hand[s][0] & (TRUMPS | EXBIT)) else 0
+        if o0 + o1 + k == 0:
             continue
-        if o0 + o1 == 0:
-            continue
-        h = p.hand[s][1]
-        gain[0] += poorest_points(h, o1) - o1
-        loss[0] += poorest_points(h, o0) + o1
+        gain[0] += poorest_points(p.hand[s][1], o1 + k) - o1 - k
+        loss[0] += poorest_points(p.hand[s][1], o0) + o1
 
 
 cdef void value_bounds(Pos* p, int* lo, int* hi) noexcept nogil:
