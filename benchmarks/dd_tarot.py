@@ -46,7 +46,9 @@ proofs run against plays only its lowest card of a suit into a trick it surely l
 ``--baseline no-owed``: R_DD's bounds without what the discards still owed surely
 settle (``sure_owed``, eighteenth session); ``--baseline no-owed-tricks``: the same
 without the cards the attack's sure tricks will take from the defenders who defer
-(``sure_owed_tricks``);
+(``sure_owed_tricks``); ``--baseline no-trumps-last``: (a)'s fail proofs with the
+defence's trump leads where the heuristic puts them (``trump_leads_last``, nineteenth
+session; on for 4 and 5 players);
 ``--baseline no-relax-fail``: (a) without R_A raced against the real
 game after a relaxed fail (``relax_fail``, on by default with 4 players only);
 ``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p);
@@ -59,7 +61,7 @@ shared, noisy machine.
                                   [--baseline before|no-partition|no-sure-facts|no-relax|no-relax-part|
                                    no-relax-value|no-relax-cards|no-relax-floor|no-relax-card-floor|no-relax-trumps|no-mobility|
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
-                                   no-lowest|no-owed|no-owed-tricks|
+                                   no-lowest|no-owed|no-owed-tricks|no-trumps-last|
                                    no-relax-fail|
                                    relax-fail-off|none]
                                   [--questions made] [--growth-question made|value|cards]
@@ -132,6 +134,9 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-owed": {"sure_owed": False},
              # ... with the owed discards but not the cards the attack's sure tricks take
              "no-owed-tricks": {"sure_owed_tricks": False},
+             # (a)'s fail proofs with the defence's trump leads where the heuristic
+             # puts them (``trump_leads_last``, nineteenth session)
+             "no-trumps-last": {"trump_leads_last": False},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)

@@ -2022,6 +2022,7 @@ cdef class TarotCore:
     cdef int use_m2rx       # merge2 in the relaxed games too (runs stop at the pips)
     cdef int use_void       # R_DV: a defender's poorest card of a suit the attack is void in
     cdef int use_lowest     # relaxed games: the weakened side's lowest card into a lost trick
+    cdef int trumps_last    # fail proofs: the defence's trump leads after its plain leads
     cdef int use_part       # partition search: table entries for classes (PEntry)
     cdef int saved_part     # set_relax: merge2 is off while relaxed (it reads the pips'
     cdef int saved_merge2   # ranks), partition search frees every pip; restored after
@@ -2262,6 +2263,16 @@ cdef class TarotCore:
         self.p.sure_owed = sure_owed
         self.p.sure_owed_tricks = sure_owed_tricks
         self.clear_tt()
+
+    def set_trump_leads_last(self, bint last):
+        """Move ordering for fail proofs (the real game and R_A): the defence's trump
+        leads searched after its plain-suit leads (the bouts first among them), where
+        the heuristic puts a sure-winning trump lead first. In a fail proof every
+        defence node must find a card that refutes, and a card that does not costs a
+        made proof of its subtree: at the 4p first lead 65-99 % of a fail proof's nodes
+        went to such cards, most under trump leads where a plain lead refuted
+        (nineteenth session). Values never change; the table is kept."""
+        self.trumps_last = last
 
     def set_eval(self, weights=None, double spread=0.0):
         """The point split of the static evaluation (the horizon search's leaf):
@@ -3101,7 +3112,12 @@ cdef class TarotCore:
                 elif wc < 0:
                     # leading: sure tricks first (no opponent can follow above or
                     # trump it), else low
-                    if sure_win:
+                    if self.trumps_last and not me and c < 21 \
+                            and (p.relax == RELAX_NONE or p.relax == RELAX_ATTACK):
+                        # set_trump_leads_last: the defence's trumps after its plain
+                        # leads, bouts first
+                        sc = -100 + PTS[c]
+                    elif sure_win:
                         sc = 40 + PTS[c]
                     else:
                         above = (live0 if c < 21 else live1) & ABOVE[c]

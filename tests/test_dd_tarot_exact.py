@@ -786,6 +786,34 @@ def test_discard_relaxed_game_bounds_settle_the_owed_discards(n):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
+def test_defence_trump_leads_last_changes_the_order_not_the_values(n):
+    """``set_trump_leads_last`` (the defence's trump leads searched after its plain
+    leads, for (a)'s fail proofs): an ordering only, in the games it applies to (the
+    real game and R_A), so the exact values (T and the margin, TAROT-SCORE-1) equal
+    those without it; it changes the search on some endgames there, and nothing in
+    R_DD (whose proofs run the other way)."""
+    changed = {"none": 0, "attack": 0}
+    for i, st in enumerate(endgames(n, 24, seed=3280 + n, left=(5, 6))):
+        objective = "T" if i % 2 else "margin"
+        for relax in ("none", "attack", "defence-discard"):
+            results = []
+            for last in (False, True):
+                core = face.from_state(st, tt_bits=16)
+                core.set_objective(objective)
+                core.set_relax(relax)
+                core.set_trump_leads_last(last)
+                value, exact = core.value()
+                assert exact
+                results.append((value, core.stats()["nodes"]))
+            assert results[0][0] == results[1][0], (n, i, relax, results)
+            if relax == "defence-discard":
+                assert results[0][1] == results[1][1]
+            else:
+                changed[relax] += results[0][1] != results[1][1]
+    assert all(changed.values()), changed
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
 def test_relaxed_games_weaken_only_the_side_their_proofs_run_against(n):
     """``lowest``, a rule of the relaxed games: the side a relaxed game's proofs run
     against (the attack in R_D and R_DD, which prove made; the defence in R_A, which
