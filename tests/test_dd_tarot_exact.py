@@ -1007,17 +1007,24 @@ def test_side_probes_prove_cards_exact_where_the_value_is_known(monkeypatch):
     """When (b) finished and (c) stopped, a card's side probe at the value closes its
     interval from the other side: such a card is reported exact (and equals the full
     search), the others keep a proven one-sided bound (TAROT-SCORE-1). The share of
-    the limits kept for the probes is raised here so that a small budget shows it."""
+    the limits kept for the probes is raised here so that a small budget shows it.
+    The budgets tried span where (c) stops (the search's speed moves it): every
+    report's bounds hold, and some budget shows a probed card proven exact."""
     st, full = _benchmark_position_11_left()
     monkeypatch.setattr(dd_result, "SIDE_SHARE", 0.5)
     monkeypatch.setattr(report_tarot, "RELAXED_SHARE", 0.0)
-    a = report_tarot.analyse(st, node_budget=500_000, line=False)
-    assert a["T"]["exact"] and a["stopped_at"] == "cards"
-    probed = [c for c in a["cards"] if c.get("estimate") is False]
-    assert probed and all(c["value"] == full[c["move"]] == a["T"]["value"] for c in probed)
-    for c in a["cards"]:
-        assert c["lower"] is None or c["lower"] <= full[c["move"]]
-        assert c["upper"] is None or full[c["move"]] <= c["upper"]
+    shown = 0
+    for budget in range(200_000, 1_000_001, 100_000):
+        a = report_tarot.analyse(st, node_budget=budget, line=False)
+        for c in a["cards"]:
+            assert c["lower"] is None or c["lower"] <= full[c["move"]]
+            assert c["upper"] is None or full[c["move"]] <= c["upper"]
+        if not (a["T"]["exact"] and a["stopped_at"] == "cards"):
+            continue
+        probed = [c for c in a["cards"] if c.get("estimate") is False]
+        assert all(c["value"] == full[c["move"]] == a["T"]["value"] for c in probed)
+        shown += len(probed)
+    assert shown
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -1063,20 +1070,29 @@ def test_stopped_analysis_estimates_cards_by_their_relaxed_value():
     value in R_DD (``estimated_with: relaxed``): a proven lower bound (the row's
     ``lower``, never above the card's real T), the estimate kept inside the card's
     proven interval, never marked exact unless the interval closed; the heading says
-    so. 4p, 11 tricks left, a node budget the exact analysis cannot finish in."""
+    so. 4p, 11 tricks left, node budgets the exact analysis cannot finish in (several,
+    as the search's speed moves where it stops; some must show R_DD estimates)."""
     st, full = _benchmark_position_11_left()
-    a = report_tarot.analyse(st, node_budget=400_000, line=False)
-    assert a["stopped"] and a["nodes"] <= 400_000
-    relaxed = [c for c in a["cards"] if c.get("estimated_with") == "relaxed"]
-    assert relaxed and a["cards_estimated_with_relaxed_game"] == "defence-discard"
-    for c in relaxed:
-        assert c["lower"] is not None and c["lower"] <= full[c["move"]]
-        assert c["lower"] <= c["value"] and (c["upper"] is None or c["value"] <= c["upper"])
-        assert c["exact"] is False and c["lower"] != c["upper"]
-    assert sum(c["value"] == full[c["move"]] for c in relaxed) >= len(relaxed) // 2
-    text = report_tarot.format_analysis(a, 4)
-    assert "R_DD: exact in the relaxed game favouring the defence" in text
-    assert text.count("estimate R_DD") == len(relaxed)
+    shown = 0
+    for budget in range(150_000, 400_001, 25_000):
+        a = report_tarot.analyse(st, node_budget=budget, line=False)
+        if not a.get("stopped"):
+            continue
+        assert a["nodes"] <= budget
+        relaxed = [c for c in a["cards"] if c.get("estimated_with") == "relaxed"]
+        if not relaxed:
+            continue
+        shown += 1
+        assert a["cards_estimated_with_relaxed_game"] == "defence-discard"
+        for c in relaxed:
+            assert c["lower"] is not None and c["lower"] <= full[c["move"]]
+            assert c["lower"] <= c["value"] and (c["upper"] is None or c["value"] <= c["upper"])
+            assert c["exact"] is False and c["lower"] != c["upper"]
+        assert sum(c["value"] == full[c["move"]] for c in relaxed) >= len(relaxed) // 2
+        text = report_tarot.format_analysis(a, 4)
+        assert "R_DD: exact in the relaxed game favouring the defence" in text
+        assert text.count("estimate R_DD") == len(relaxed)
+    assert shown
 
 
 def test_a_higher_plain_card_is_not_always_better_to_keep():

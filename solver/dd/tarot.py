@@ -348,8 +348,9 @@ FAIL_RACE_WEIGHT = 16
 
 # (a)'s fail proofs (the real game, R_A) with the defence's trump leads ordered after
 # its plain leads (TarotCore.set_trump_leads_last), by player count: 4p first leads
-# within 1e7 nodes 19 of 50 against 18, 5p 25 against 23, but 3p 20 against 22 (its
-# two defenders' master-trump leads refute more often; nineteenth session, RESULTS.md)
+# within 1e7 nodes 20 of 50 against 18 (20 deals at 1.6e8: median 17.7M -> 10.1M
+# nodes, x1.57 geometric mean), 5p 25 against 23, but 3p 20 against 22 (its two
+# defenders' master-trump leads refute more often; nineteenth session, RESULTS.md)
 TRUMP_LEADS_LAST = {3: False, 4: True, 5: True}
 
 # card_side_probes: the node budget of one card's probe
