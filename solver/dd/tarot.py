@@ -475,19 +475,16 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
         core.set_relax("none")
         if made is None or made:
             return made
-    if not relax_first or fail_core is None:
-        b, d = left()
-        core.set_trump_leads_last(trump_leads_last and relax_first)
-        try:
+    # past a relaxed fail, what follows is expected to be a fail proof
+    core.set_trump_leads_last(trump_leads_last and relax_first)
+    try:
+        if not relax_first or fail_core is None:
+            b, d = left()
             return core.probe(0, node_budget=max(1, b) if b is not None else None,
                               deadline=d)
-        finally:
-            core.set_trump_leads_last(False)
-    racer = fail_core() if callable(fail_core) else fail_core
-    f0 = racer.stats()["nodes"]
-    racer.set_trump_leads_last(trump_leads_last)
-    core.set_trump_leads_last(trump_leads_last)
-    try:
+        racer = fail_core() if callable(fail_core) else fail_core
+        f0 = racer.stats()["nodes"]
+        racer.set_trump_leads_last(trump_leads_last)
         return _fail_race(core, racer, left, deadline, start, fail_weight)
     finally:
         core.set_trump_leads_last(False)
