@@ -1889,7 +1889,7 @@ cdef int search(Search* s, int beta) noexcept nogil:
     cdef uint64_t rel1 = 0, th = 0
     cdef TTEntry* e
     s.nodes += 1
-    if s.budget and s.nodes > s.budget:
+    if s.budget and s.nodes >= s.budget:      # at most budget nodes counted
         s.aborted = 1
         return 0
     if s.deadline > 0 and (s.nodes & 1023) == 0 and now_s() > s.deadline:

@@ -3373,6 +3373,11 @@ cdef class TarotCore:
         cdef uint64_t W[MAXP]
         rel[0] = 0
         rel[1] = 0
+        if self.check_limits():
+            # before the node is counted, leaves included: a budget of b nodes counts
+            # at most b (checked after the count, a leaf at the b-th node let one more
+            # through)
+            return 0
         self.nodes += 1
         if is_over(p):
             self.tstat[MAXTRICKS - 1][1] += 1
@@ -3385,8 +3390,6 @@ cdef class TarotCore:
             rel[0] = p.live[0] & LOW0
             rel[1] = p.live[1] & LOW1
             return static_eval(p)
-        if self.check_limits():
-            return 0
         boundary = p.ntrick == 0
         if boundary:
             if self.use_bounds:

@@ -1074,7 +1074,7 @@ def test_stopped_analysis_estimates_cards_by_their_relaxed_value():
     as the search's speed moves where it stops; some must show R_DD estimates)."""
     st, full = _benchmark_position_11_left()
     shown = 0
-    for budget in range(150_000, 400_001, 25_000):
+    for budget in range(150_000, 600_001, 25_000):
         a = report_tarot.analyse(st, node_budget=budget, line=False)
         if not a.get("stopped"):
             continue
@@ -1118,3 +1118,30 @@ def test_a_higher_plain_card_is_not_always_better_to_keep():
     core = face.from_state(st, tt_bits=14)
     core.set_objective("T")
     assert core.value() == (values[jc], True)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_a_search_never_counts_more_nodes_than_its_budget(n):
+    """Nothing runs past the node budget (issue 23): a probe or value with a budget of
+    b nodes counts at most b, also when the b-th node is a leaf (the deal's end), and
+    a budget of 0 searches nothing. Every budget from 0 up to what the search needs,
+    on endgames whose trees are mostly leaves; each game (the relaxed ones too)."""
+    for i, st in enumerate(endgames(n, 6, seed=3480 + n, left=(2, 3))):
+        for relax in ("none", "defence-discard", "attack"):
+            full = face.from_state(st, tt_bits=12)
+            full.set_objective("margin")
+            full.set_relax(relax)
+            assert full.probe(0) is not None
+            need = full.stats()["nodes"]
+            for budget in range(0, need + 2):
+                core = face.from_state(st, tt_bits=12)
+                core.set_objective("margin")
+                core.set_relax(relax)
+                answer = core.probe(0, node_budget=budget)
+                nodes = core.stats()["nodes"]
+                assert nodes <= budget, (n, i, relax, budget, nodes)
+                assert (answer is None) == (budget < need), (n, i, relax, budget, need)
+            core = face.from_state(st, tt_bits=12)
+            value, exact = core.value(node_budget=0)
+            assert core.stats()["nodes"] == 0
+            assert exact == (value is not None)

@@ -480,8 +480,7 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     try:
         if not relax_first or fail_core is None:
             b, d = left()
-            return core.probe(0, node_budget=max(1, b) if b is not None else None,
-                              deadline=d)
+            return core.probe(0, node_budget=b, deadline=d)
         racer = fail_core() if callable(fail_core) else fail_core
         f0 = racer.stats()["nodes"]
         racer.set_trump_leads_last(trump_leads_last)
@@ -725,7 +724,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         new = total - since
         extra_nodes += new
         if node_budget is not None:
-            node_budget = max(1, node_budget - new)
+            node_budget = max(0, node_budget - new)
         if in_step:
             stage, secs, nodes = steps[-1]
             steps[-1] = (stage, secs, nodes + new)
@@ -783,7 +782,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             # it, its first probe just above it
             floor_core = new_core("T", R_DD)
             fv, fok = run("value floor", lambda: floor_core.value(
-                node_budget=None if b is None else max(1, int(b * FLOOR_SHARE)),
+                node_budget=None if b is None else int(b * FLOOR_SHARE),
                 deadline=None if d is None else d * FLOOR_SHARE, hi=t_hi))
             charge(floor_core)
             floor_core = None
@@ -834,10 +833,10 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                     d_left = _deadline_left(start, deadline)
                     fv, fok = _value_after(
                         fl, card, None if budget is None
-                        else max(1, int(budget * FLOOR_SHARE / cards_left)),
+                        else int(budget * FLOOR_SHARE / cards_left),
                         None if d_left is None else d_left * FLOOR_SHARE / cards_left, hi=bhi)
                     if budget is not None:
-                        budget = max(1, budget - (fl.stats()["nodes"] - f0))
+                        budget = max(0, budget - (fl.stats()["nodes"] - f0))
                     if fok and fv > blo:
                         blo = min(fv, bhi)
                         first = blo + 1
