@@ -137,6 +137,12 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # (a)'s fail proofs with the defence's trump leads where the heuristic
              # puts them (``trump_leads_last``, nineteenth session)
              "no-trumps-last": {"trump_leads_last": False},
+             # ... with the trump leads last but the Excuse lead where the heuristic
+             # puts it (``excuse_lead_last``, twentieth session)
+             "no-excuse-last": {"excuse_lead_last": False},
+             # (a)'s made proof (R_DD) with the attack's trump leads where the
+             # heuristic puts them (``attack_trump_leads_last``, twentieth session)
+             "no-attack-trumps-last": {"attack_trump_leads_last": False},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)

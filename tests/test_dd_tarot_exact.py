@@ -788,29 +788,59 @@ def test_discard_relaxed_game_bounds_settle_the_owed_discards(n):
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_defence_trump_leads_last_changes_the_order_not_the_values(n):
     """``set_trump_leads_last`` (the defence's trump leads searched after its plain
-    leads, for (a)'s fail proofs): an ordering only, in the games it applies to (the
-    real game and R_A), so the exact values (T and the margin, TAROT-SCORE-1) equal
-    those without it; it changes the search on some endgames there, and nothing in
-    R_DD (whose proofs run the other way)."""
+    leads, and with ``excuse_last`` its Excuse lead after all, for (a)'s fail proofs):
+    an ordering only, in the games it applies to (the real game and R_A), so the exact
+    values (T and the margin, TAROT-SCORE-1) equal those without it; each part
+    changes the search on some endgames there, and nothing in R_DD (whose proofs run
+    the other way)."""
+    settings = ((False, False), (True, False), (True, True))
     changed = {"none": 0, "attack": 0}
+    excuse_changed = 0
     for i, st in enumerate(endgames(n, 24, seed=3280 + n, left=(5, 6))):
         objective = "T" if i % 2 else "margin"
         for relax in ("none", "attack", "defence-discard"):
+            results = []
+            for last, excuse_last in settings:
+                core = face.from_state(st, tt_bits=16)
+                core.set_objective(objective)
+                core.set_relax(relax)
+                core.set_trump_leads_last(last, excuse_last)
+                value, exact = core.value()
+                assert exact
+                results.append((value, core.stats()["nodes"]))
+            assert len({v for v, _ in results}) == 1, (n, i, relax, results)
+            if relax == "defence-discard":
+                assert len({nodes for _, nodes in results}) == 1
+            else:
+                changed[relax] += results[0][1] != results[1][1]
+                excuse_changed += results[1][1] != results[2][1]
+    assert all(changed.values()), changed
+    assert excuse_changed, "the Excuse lead's place never mattered"
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_attack_trump_leads_last_changes_the_order_not_the_values(n):
+    """``set_attack_trump_leads_last`` (the attack's trump leads that are not sure
+    winners searched after its plain leads, for (a)'s made proofs in R_DD): an
+    ordering only, so the exact values (T and the margin, TAROT-SCORE-1) equal those
+    without it in every game, and it changes the search on some endgames."""
+    changed = 0
+    left = (6, 7) if n == 4 else (5, 6)
+    for i, st in enumerate(endgames(n, 16, seed=3380 + n, left=left)):
+        objective = "T" if i % 2 else "margin"
+        for relax in ("defence-discard", "none"):
             results = []
             for last in (False, True):
                 core = face.from_state(st, tt_bits=16)
                 core.set_objective(objective)
                 core.set_relax(relax)
-                core.set_trump_leads_last(last)
+                core.set_attack_trump_leads_last(last)
                 value, exact = core.value()
                 assert exact
                 results.append((value, core.stats()["nodes"]))
             assert results[0][0] == results[1][0], (n, i, relax, results)
-            if relax == "defence-discard":
-                assert results[0][1] == results[1][1]
-            else:
-                changed[relax] += results[0][1] != results[1][1]
-    assert all(changed.values()), changed
+            changed += results[0][1] != results[1][1]
+    assert changed
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

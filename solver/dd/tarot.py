@@ -353,6 +353,14 @@ FAIL_RACE_WEIGHT = 16
 # defenders' master-trump leads refute more often; nineteenth session, RESULTS.md)
 TRUMP_LEADS_LAST = {3: False, 4: True, 5: True}
 
+# (a)'s made proofs (R_DD) with the attack's trump leads that are not sure winners
+# ordered after its plain leads (TarotCore.set_attack_trump_leads_last), by player
+# count: 4p first leads within 1e7 nodes 21 of 50 against 20 (x1.03 geometric mean on
+# the 20), 20 deals at 1.6e8 the same 14 (median 10.1M -> 9.4M nodes, x1.03); 5p 24
+# against 25 (x1.09 on the 24); R_DD's made proofs alone x1.12 (4p, 5p), x1.02 (3p;
+# twentieth session, RESULTS.md)
+ATTACK_TRUMP_LEADS_LAST = {3: False, 4: True, 5: False}
+
 # card_side_probes: the node budget of one card's probe
 CARD_SIDE_NODES = 500_000
 
@@ -431,7 +439,8 @@ def relaxed_card_values(state: Any, cards: list[int], node_budget: int | None = 
 def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
                 relax_first: bool, relaxed_game: str = "defence-void",
                 fail_core: Any = None, fail_weight: int = FAIL_RACE_WEIGHT,
-                trump_leads_last: bool = False) -> bool | None:
+                trump_leads_last: bool = False, excuse_lead_last: bool = True,
+                attack_trump_leads_last: bool = False) -> bool | None:
     """(a): is the contract made (the core's objective is the margin)? With
     ``relax_first``, first in a relaxed game that favours the defence
     (``TarotCore.set_relax``): made there is made, and that proof is cheaper (a
@@ -455,7 +464,10 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     at the first lead). At the
     first lead the real game's fail proofs are the ones out of reach (RESULTS.md,
     seventh session). ``trump_leads_last``: those fail proofs (after a relaxed fail)
-    order the defence's trump leads after its plain ones (TRUMP_LEADS_LAST)."""
+    order the defence's trump leads after its plain ones (TRUMP_LEADS_LAST), and with
+    ``excuse_lead_last`` its Excuse lead after all of them; ``attack_trump_leads_last``:
+    the relaxed game's made proof orders the attack's trump leads that are not sure
+    winners after its plain ones (ATTACK_TRUMP_LEADS_LAST)."""
     start = time.monotonic()
     n0 = core.stats()["nodes"]
     racer = None
@@ -471,19 +483,23 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
 
     if relax_first:
         core.set_relax(relaxed_game)
-        made = core.probe(0, node_budget=node_budget, deadline=deadline)
+        core.set_attack_trump_leads_last(attack_trump_leads_last)
+        try:
+            made = core.probe(0, node_budget=node_budget, deadline=deadline)
+        finally:
+            core.set_attack_trump_leads_last(False)
         core.set_relax("none")
         if made is None or made:
             return made
     # past a relaxed fail, what follows is expected to be a fail proof
-    core.set_trump_leads_last(trump_leads_last and relax_first)
+    core.set_trump_leads_last(trump_leads_last and relax_first, excuse_lead_last)
     try:
         if not relax_first or fail_core is None:
             b, d = left()
             return core.probe(0, node_budget=b, deadline=d)
         racer = fail_core() if callable(fail_core) else fail_core
         f0 = racer.stats()["nodes"]
-        racer.set_trump_leads_last(trump_leads_last)
+        racer.set_trump_leads_last(trump_leads_last, excuse_lead_last)
         return _fail_race(core, racer, left, deadline, start, fail_weight)
     finally:
         core.set_trump_leads_last(False)
@@ -642,7 +658,10 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
     R_DV instead of R_DD), ``fail_weight`` (R_A's share of that race
     FAIL_RACE_WEIGHT, else even), ``trump_leads_last`` ((a)'s fail proofs with the
-    defence's trump leads in the heuristic's place), ``relax_fail`` ((a) with R_A raced
+    defence's trump leads in the heuristic's place), ``excuse_lead_last`` (theirs with
+    the defence's Excuse lead in the heuristic's place), ``attack_trump_leads_last``
+    ((a)'s made proof with the attack's trump leads in the heuristic's place),
+    ``relax_fail`` ((a) with R_A raced
     against the real game after a relaxed fail; on with 4 players), for measurements against a technique
     switched off;
     the values never change."""
@@ -668,6 +687,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     fail_weight = FAIL_RACE_WEIGHT if features.pop("fail_weight", True) else 1
     trump_leads_last = features.pop("trump_leads_last", True) \
         and TRUMP_LEADS_LAST.get(state.players, False)
+    excuse_lead_last = features.pop("excuse_lead_last", True)
+    attack_trump_leads_last = features.pop("attack_trump_leads_last", True) \
+        and ATTACK_TRUMP_LEADS_LAST.get(state.players, False)
     # (b) and (c) ask R_DT (R_DV, below it, misses more of their made-type probes:
     # at 13 left 5 of 10 values within 3e7 nodes against 7); (a) asks R_DV
     value_game = "defence-trumps" if features.pop("relax_trumps", True) else "defence"
@@ -747,7 +769,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
 
     made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game,
                                            make_fail_core if relax_fail else None,
-                                           fail_weight, trump_leads_last))
+                                           fail_weight, trump_leads_last,
+                                           excuse_lead_last, attack_trump_leads_last))
     for other in raced:
         charge(other)
     raced.clear()
