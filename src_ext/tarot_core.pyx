@@ -345,9 +345,10 @@ leads): 62-80 % of deals 18 / 24 / 40's nodes under attack leads that did not su
 on deals 3 / 42 (near-minimal trees: the defence's width). Kept, move orderings only:
 ``set_attack_trump_leads_last`` (R_DD's made proofs, 4p; see its docstring: 4p 21 of
 50 first leads within 1e7 against 20, 20 deals at 1.6e8 the same 14, median 10.1M ->
-9.4M nodes; 5p 24 of 50 against 25, so off there), and ``set_trump_leads_last``'s
-Excuse lead last (R_A's fail proofs x1.50 over 11 4p first leads, none dearer; (a) 4p
-x0.99 / x1.06 on the same 20 / 14 at 1e7 / 1.6e8, 5p 26 of 50 against 25). Measured
+9.4M nodes; 5p 24 of 50 against 25, 3p 20 against 22, so off there), and
+``set_trump_leads_last``'s Excuse lead last (R_A's fail proofs x1.50 over 11 4p first
+leads, none dearer; (a) 4p x0.99 / x1.06 on the same 20 / 14 at 1e7 / 1.6e8, 5p 26 of
+50 against 25). Measured
 and dropped (geometric means of per-deal node ratios): every attack trump lead last
 (R_DD made proofs x0.69), T21's lead demoted (x0.53-0.70), the attack's rule only at
 >= 13 or <= 12 tricks left (x1.02 each); the defence's trump leads in the heuristic's

@@ -357,8 +357,8 @@ TRUMP_LEADS_LAST = {3: False, 4: True, 5: True}
 # ordered after its plain leads (TarotCore.set_attack_trump_leads_last), by player
 # count: 4p first leads within 1e7 nodes 21 of 50 against 20 (x1.03 geometric mean on
 # the 20), 20 deals at 1.6e8 the same 14 (median 10.1M -> 9.4M nodes, x1.03); 5p 24
-# against 25 (x1.09 on the 24); R_DD's made proofs alone x1.12 (4p, 5p), x1.02 (3p;
-# twentieth session, RESULTS.md)
+# against 25 (x1.09 on the 24); 3p 20 against 22 (x0.83 on the 20); R_DD's made
+# proofs alone x1.12 (4p, 5p), x1.02 (3p; twentieth session, RESULTS.md)
 ATTACK_TRUMP_LEADS_LAST = {3: False, 4: True, 5: False}
 
 # card_side_probes: the node budget of one card's probe
