@@ -828,7 +828,7 @@ def test_attack_trump_leads_last_changes_the_order_not_the_values(n):
     left = (6, 7) if n == 4 else (5, 6)
     for i, st in enumerate(endgames(n, 16, seed=3380 + n, left=left)):
         objective = "T" if i % 2 else "margin"
-        for relax in ("defence-discard", "none"):
+        for relax in ("defence-discard", "none", "attack"):
             results = []
             for last in (False, True):
                 core = face.from_state(st, tt_bits=16)
