@@ -62,8 +62,8 @@ shared, noisy machine.
                                    no-relax-value|no-relax-cards|no-relax-floor|no-relax-card-floor|no-relax-trumps|no-mobility|
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
                                    no-lowest|no-owed|no-owed-tricks|no-trumps-last|
-                                   no-relax-fail|
-                                   relax-fail-off|none]
+                                   no-excuse-last|no-attack-trumps-last|no-relax-fail|
+                                   relax-fail-off|none] [--per-deal]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
 """
@@ -222,7 +222,8 @@ def run(quick: bool = False) -> list[dict]:
 
 def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             growth_budget: int, questions: list[str],
-            baseline: str = "before", growth_question: str = "made") -> dict[str, list[dict]]:
+            baseline: str = "before", growth_question: str = "made",
+            per_deal: bool = False) -> dict[str, list[dict]]:
     first: list[dict] = []
     growth: list[dict] = []
     versions = ("now",) if baseline == "none" else ("before", "now")
@@ -234,6 +235,13 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
             for st in states:
                 for version in versions:
                     res[version].append(ask(st, version, q, budget, baseline))
+                if per_deal:
+                    # which deals sit where (the median of a subset can mislead)
+                    i = len(res["now"]) - 1
+                    print(f"{n}p deal {i} {q}: " + "  ".join(
+                        f"{v} {res[v][i][1]:,} nodes {res[v][i][0]:.2f} s"
+                        f"{'' if res[v][i][2] else ' (open)'}" for v in versions),
+                        flush=True)
             first.extend(summary(n, f"({'abc'['made value cards'.split().index(q)]}) {q}",
                                  res, budget))
             print(first[-1], flush=True)
@@ -269,13 +277,15 @@ def main() -> None:
     ap.add_argument("--growth-question", choices=["made", "value", "cards"], default="made",
                     help="the question of the growth table: (a) made, (b) the exact T or "
                          "(c) every card")
+    ap.add_argument("--per-deal", action="store_true",
+                    help="print each first-lead deal's nodes and seconds (not appended)")
     ap.add_argument("--no-append", action="store_true")
     a = ap.parse_args()
     if a.ks:
         for n in GROWTH_K:
             GROWTH_K[n] = a.ks
     sections = measure(a.players, a.deals, int(a.budget), a.growth_deals, int(a.growth_budget),
-                       a.questions, a.baseline, a.growth_question)
+                       a.questions, a.baseline, a.growth_question, a.per_deal)
     title = ("the search of now alone" if a.baseline == "none"
              else f"{a.baseline} vs now (baseline {a.baseline})")
     report(f"Tarot full-deal DD search (dd_tarot.py), {title}", sections,
