@@ -339,7 +339,7 @@ one round: x0.99 4p, 3p 2 fewer within 1e7, 5p one more); the defence's conteste
 ruffs highest first (x1.02).
 
 Twentieth session: the table aligned to a cache line (``atout_table_alloc``, CPU
-x1.01). The waste diagnostic at the attack's nodes of R_DD's made proofs (4p first
+x1.01; see the speed notes above). The waste diagnostic at the attack's nodes of R_DD's made proofs (4p first
 leads): 62-80 % of deals 18 / 24 / 40's nodes under attack leads that did not succeed
 (mostly a trump lead, first by its mobility, where a plain lead succeeded), 5 % / 0 %
 on deals 3 / 42 (near-minimal trees: the defence's width). Kept, move orderings only:
@@ -348,8 +348,8 @@ on deals 3 / 42 (near-minimal trees: the defence's width). Kept, move orderings 
 9.4M nodes; 5p 24 of 50 against 25, 3p 20 against 22, so off there), and
 ``set_trump_leads_last``'s Excuse lead last (R_A's fail proofs x1.50 over 11 4p first
 leads, none dearer; (a) 4p x0.99 / x1.06 on the same 20 / 14 at 1e7 / 1.6e8, 5p 26 of
-50 against 25). Measured
-and dropped (geometric means of per-deal node ratios): every attack trump lead last
+50 against 25). Measured and dropped (geometric means of per-deal node ratios): every
+attack trump lead last
 (R_DD made proofs x0.69), T21's lead demoted (x0.53-0.70), the attack's rule only at
 >= 13 or <= 12 tricks left (x1.02 each); the defence's trump leads in the heuristic's
 order, or its lowest trump first, where the leader holds as many trumps as the taker
@@ -3138,6 +3138,10 @@ cdef class TarotCore:
                 keep1 = 0
         # merge2 in the relaxed games (merge2_relaxed): a pip has no rank there, so a
         # run stops at the pips and no trick a pip is winning is called sure
+        # set_trump_leads_last applies to the defence's leads in the games whose proofs
+        # it refutes (the real game, R_A): read here, as set_relax may change the game
+        cdef int def_last = wc < 0 and not me \
+            and (p.relax == RELAX_NONE or p.relax == RELAX_ATTACK)
         cdef int m2 = self.use_merge2 or (p.relax and self.use_m2rx and self.saved_merge2
                                           and not is_pip(wc))
         while mm[0] | mm[1]:
@@ -3202,14 +3206,12 @@ cdef class TarotCore:
             if self.use_order:
                 if c == EXCUSE:
                     sc = 0
-                    if self.excuse_last and not me and wc < 0 \
-                            and (p.relax == RELAX_NONE or p.relax == RELAX_ATTACK):
+                    if self.excuse_last and def_last:
                         sc = -200                 # set_trump_leads_last: after all
                 elif wc < 0:
                     # leading: sure tricks first (no opponent can follow above or
                     # trump it), else low
-                    if self.trumps_last and not me and c < 21 \
-                            and (p.relax == RELAX_NONE or p.relax == RELAX_ATTACK):
+                    if self.trumps_last and def_last and c < 21:
                         # set_trump_leads_last: the defence's trumps after its plain
                         # leads, bouts first
                         sc = -100 + PTS[c]
