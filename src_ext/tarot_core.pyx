@@ -356,6 +356,20 @@ order, or its lowest trump first, where the leader holds as many trumps as the t
 (R_A fail proofs x0.73 / x0.59); the defence's plain leads in the suits the attack is
 shortest in first (x0.98, honours first x0.90; per deal x0.05-11); the Excuse lead
 last in 3p's real-game fails (x0.86).
+
+Twenty-first session, measured and dropped (R_A's fail proofs at 7 4p first leads,
+R_DD's made proofs at 6; benchmarks/RESULTS.md): the leads ordered by a one-trick
+search ending in the static evaluation (defence in R_A x0.46-0.52, attack in R_DD
+x0.37-0.40); killer cards and a history table for the defence (x0.12-0.92); ETC at a
+trick's last card (nodes x1.03, CPU x0.84); the defence's lowest trump into a trick it
+cannot win (x0.64); R_AC, a relaxation above R_A in which the attack may concede a
+trick its plain honour wins (to the winner without that card), so that a higher card
+of a suit is never worse to hold and only the poorest goes into a lost trick: sound,
+but the concession branches cost more than the pruning saves (x0.89-0.99; the pruning
+alone, unsound, x1.22 and x1.88 on the median deal: what the attack's honours played
+into lost tricks cost); a sweep fact (a side whose opponents hold no trump, with a seat
+holding only trumps, takes every trick left: the chelem and petit au bout in the
+bounds): (b) x1.00-1.01 at 10-13 left. ``-mbmi2`` (pext inlined): CPU x1.005.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
 from libc.string cimport memset, memcpy
