@@ -62,7 +62,7 @@ shared, noisy machine.
                                    no-relax-value|no-relax-cards|no-relax-floor|no-relax-card-floor|no-relax-trumps|no-mobility|
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
                                    no-lowest|no-owed|no-owed-tricks|no-trumps-last|
-                                   no-excuse-last|no-attack-trumps-last|no-relax-fail|
+                                   no-excuse-last|no-attack-trumps-last|table22|no-relax-fail|
                                    relax-fail-off|none] [--per-deal]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
@@ -143,6 +143,9 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # (a)'s made proof (R_DD) with the attack's trump leads where the
              # heuristic puts them (``attack_trump_leads_last``, twentieth session)
              "no-attack-trumps-last": {"attack_trump_leads_last": False},
+             # the analysis with a table of 2**22 entries instead of the default 2**20
+             # (``tt_bits`` is not a core switch: ask() passes it to analyse)
+             "table22": {"tt_bits": 22},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)
@@ -170,8 +173,10 @@ def ask(state, version: str, question: str, budget: int,
                     if not ok:
                         break
         return time.perf_counter() - t, core.stats()["nodes"], ok
+    features = dict(BASELINES[baseline] or {}) if version == "before" else {}
+    tt_bits = features.pop("tt_bits", ddt.DEFAULT_TT_BITS)
     a = ddt.analyse(state, node_budget=budget, cards=question == "cards", line=False,
-                    features=BASELINES[baseline] if version == "before" else None)
+                    tt_bits=tt_bits, features=features or None)
     stage_done = {"made": a.made is not None, "value": a.value is not None,
                   "cards": a.complete}[question]
     if question == "made":

@@ -294,6 +294,25 @@ def test_reused_table_starts_empty():
     assert checked >= 20
 
 
+def test_tables_above_the_pool_size_come_fresh_and_empty():
+    # tables above the pool's size (2**20 entries) are allocated for each core and
+    # given back at its end (anonymous pages, zero until touched: no memset): a large
+    # table gives the value a small one gives, each time, and a second core of the
+    # same size starts empty (the same nodes as the first)
+    rng = random.Random(34)
+    for i in range(6):
+        st = random_endgame(rng, (3, 4, 5)[i % 3], 4)
+        small = face.from_state(st, tt_bits=10)
+        expected = small.value()
+        runs = []
+        for _ in range(2):
+            big = face.from_state(st, tt_bits=23)
+            runs.append((big.value(), big.stats()["nodes"]))
+            del big
+        assert runs[0][0] == expected
+        assert runs[1] == runs[0]
+
+
 def test_table_keeps_bouts_and_honours_apart():
     # Regression: the table key once XORed the live honours, shifted by 8 bits, onto
     # the live bouts, so KS / QS fell on EX / T21: these two 2-card endgames (the same
