@@ -1926,12 +1926,13 @@ cdef inline void kept_low(uint64_t* rel, uint64_t L0, uint64_t L1, uint64_t* kep
 
 # Tables of freed cores, kept for the next cores of the same size: PIMC builds one core
 # per world, and a fresh table costs its pages' first touch (a malloc and a memset of
-# megabytes were about a tenth of a Tarot 3p decision). A table travels with its generation counter, so entries of
-# the previous owner are dead once the new owner bumps it; only a wrap of the 32-bit
-# counter needs a real memset. Touched only with the GIL held (__init__/__dealloc__).
+# megabytes were about a tenth of a Tarot 3p decision). A table travels with its
+# generation counter, so entries of the previous owner are dead once the new owner
+# bumps it; only a wrap of the 32-bit counter needs a real memset. Touched only with
+# the GIL held (__init__/__dealloc__).
 cdef enum:
     TT_POOL = 4                         # tables kept for reuse
-cdef int TT_POOL_MAX_BITS = 20          # larger tables are freed (at most 4 x 24 MB kept)
+cdef int TT_POOL_MAX_BITS = 20          # larger tables are freed (at most 4 x 36 MB kept)
 cdef TTEntry* pool_tables[TT_POOL]
 cdef uint32_t pool_gens[TT_POOL]
 cdef int pool_bits[TT_POOL]
