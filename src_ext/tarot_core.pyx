@@ -422,6 +422,7 @@ cdef extern from *:
 cdef extern from *:
     """
     #include <stdlib.h>
+    #include <string.h>
     #if defined(_WIN32)
     #include <malloc.h>
     #else
@@ -436,15 +437,16 @@ cdef extern from *:
        pages instead of posix_memalign and a memset, so a fresh table costs what the
        search touches (a core and a 20k-node probe: 6.2 -> 4.1 ms at 2**20 entries,
        87.7 -> 17.7 ms at 2**22, 338 -> 21 ms at 2**24). */
-    static void* atout_table_alloc(size_t n, int* zeroed) {
+    /* n bytes of zeroed memory (NULL if there are none) */
+    static void* atout_table_alloc(size_t n) {
     #if defined(_WIN32)
-        *zeroed = 0;
-        return _aligned_malloc(n, 64);
+        void* p = _aligned_malloc(n, 64);
+        if (p) memset(p, 0, n);
+        return p;
     #else
         /* anonymous pages: page-aligned and zero, each zeroed by the system when first
            touched, so a search pays only for the part of the table it uses */
         void* p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        *zeroed = 1;
         return p == MAP_FAILED ? NULL : p;
     #endif
     }
@@ -456,7 +458,7 @@ cdef extern from *:
     #endif
     }
     """
-    void* atout_table_alloc(size_t n, int* zeroed) nogil
+    void* atout_table_alloc(size_t n) nogil
     void atout_table_free(void* p, size_t n) nogil
 
 cdef extern from *:
@@ -1780,6 +1782,11 @@ cdef uint64_t PAT_MASK = (<uint64_t>1 << 59) - 1
 cdef size_t TT_BYTES_PER_ENTRY = sizeof(TTEntry) + sizeof(uint32_t)
 
 
+cdef inline size_t table_bytes(int bits) noexcept nogil:
+    # a table of 2**bits entries: the entries, then the partition meta words (pmeta)
+    return TT_BYTES_PER_ENTRY * ((<size_t>1) << bits)
+
+
 cdef inline uint32_t part_meta(uint64_t gcheck, uint32_t gen, int depth) noexcept nogil:
     # bits 0..15: a tag from the group check word; 16..23: the generation's low byte;
     # 24..31: tricks left (replacement). Only a full gcheck/pat match makes a hit.
@@ -2160,7 +2167,7 @@ cdef class TarotCore:
             pool_bits[pool_count] = self.tt_bits
             pool_count += 1
         else:
-            atout_table_free(self.tt, TT_BYTES_PER_ENTRY * ((<size_t>1) << self.tt_bits))
+            atout_table_free(self.tt, table_bytes(self.tt_bits))
         self.tt = NULL
 
     cdef int acquire_tt(self, int bits) except -1:
@@ -2181,12 +2188,9 @@ cdef class TarotCore:
                 pool_bits[i] = pool_bits[pool_count]
                 self.clear_tt()
                 return 0
-        cdef int zeroed = 0
-        self.tt = <TTEntry*>atout_table_alloc(TT_BYTES_PER_ENTRY * ((<size_t>1) << bits), &zeroed)
+        self.tt = <TTEntry*>atout_table_alloc(table_bytes(bits))
         if self.tt == NULL:
             raise MemoryError("transposition table")
-        if not zeroed:
-            memset(self.tt, 0, TT_BYTES_PER_ENTRY * ((<size_t>1) << bits))
         self.pmeta = <uint32_t*>(self.tt + ((<size_t>1) << bits))
         self.tt_gen = 1
         return 0
@@ -2311,7 +2315,7 @@ cdef class TarotCore:
         only when the counter wraps."""
         self.tt_gen += 1
         if self.tt_gen == 0:
-            memset(self.tt, 0, TT_BYTES_PER_ENTRY * ((<size_t>1) << self.tt_bits))
+            memset(self.tt, 0, table_bytes(self.tt_bits))
             self.tt_gen = 1
 
     def set_features(self, bint tt=True, bint merge=True, bint bounds=True, bint order=True,
@@ -3237,12 +3241,11 @@ cdef class TarotCore:
                 elif wc < 0:
                     # leading: sure tricks first (no opponent can follow above or
                     # trump it), else low
-                    if self.trumps_last and def_last and c < 21:
+                    if c < 21 and ((self.trumps_last and def_last)
+                                   or (self.att_trumps_last and me and not sure_win)):
                         # set_trump_leads_last: the defence's trumps after its plain
-                        # leads, bouts first
-                        sc = -100 + PTS[c]
-                    elif self.att_trumps_last and me and c < 21 and not sure_win:
-                        # set_attack_trump_leads_last
+                        # leads; set_attack_trump_leads_last: the attack's that may
+                        # lose after its plain leads; bouts first among them
                         sc = -100 + PTS[c]
                     elif sure_win:
                         sc = 40 + PTS[c]
