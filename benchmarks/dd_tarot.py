@@ -52,6 +52,9 @@ session; on for 4 and 5 players);
 ``--baseline no-relax-fail``: (a) without R_A raced against the real
 game after a relaxed fail (``relax_fail``, on by default with 4 players only);
 ``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p);
+``--baseline no-quasi``: the plain table without quasi-symmetry's shape entries
+(``quasi``, twenty-second session); ``--baseline fail-weight-64``: R_A favoured 64:1
+instead of FAIL_RACE_WEIGHT in (a)'s fail race;
 ``--baseline none``: no "before" rows (the search of now alone, e.g. at a target's
 budget). Node counts are deterministic; seconds are on a
 shared, noisy machine.
@@ -63,7 +66,8 @@ shared, noisy machine.
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
                                    no-lowest|no-owed|no-owed-tricks|no-trumps-last|
                                    no-excuse-last|no-attack-trumps-last|table22|no-relax-fail|
-                                   relax-fail-off|none] [--per-deal]
+                                   relax-fail-off|no-quasi|fail-weight-64|none]
+                                  [--per-deal]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
 """
@@ -146,6 +150,11 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # the analysis with a table of 2**22 entries instead of the default 2**20
              # (``tt_bits`` is not a core switch: ask() passes it to analyse)
              "table22": {"tt_bits": 22},
+             # the plain table without quasi-symmetry's shape entries (``quasi``,
+             # twenty-second session)
+             "no-quasi": {"quasi": False},
+             # R_A favoured 64:1 in (a)'s fail race instead of FAIL_RACE_WEIGHT
+             "fail-weight-64": {"fail_weight": 64},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)

@@ -370,8 +370,22 @@ alone, unsound, x1.22 and x1.88 on the median deal: what the attack's honours pl
 into lost tricks cost); a sweep fact (a side whose opponents hold no trump, with a seat
 holding only trumps, takes every trick left: the chelem and petit au bout in the
 bounds): (b) x1.00-1.01 at 10-13 left. ``-mbmi2`` (pext inlined): CPU x1.005.
+
+Twenty-second session, kept: quasi-symmetry (``quasi``, see HON_LESS): shape entries
+in the plain table under the margin objective, so R_DD's made proofs and R_A's fail
+proofs (a) reuse the bounds of positions that differ only in which honours are live,
+widened by what the matched honours are worth less or more. (a) at the first lead
+(benchmarks/dd_tarot.py --baseline no-quasi, the same build): 4p 50 deals at 1.6e8
+nodes 36 finish against 35, median 26.9M -> 17.6M nodes (2.85 s -> 2.09 s), x1.30
+geometric mean on the 35 (x1.0-5.5, none dearer); at 1e7 4p 23 of 50 against 21
+(x1.17), 5p 28 against 26 (x1.10; median 8.3M -> 6.7M), 3p the same 22 (x1.23); 3p 20
+deals at 1.6e8 the same 10, median 103M -> 86M (x1.31). R_A fail proofs at 7 4p first
+leads x1.00-1.62, R_DD made proofs at 6 x1.12-1.78; a shape probe costs ~5 % CPU a
+node. Measured and not kept: two representatives a shape (x1.000), the shape entry
+read also after an exact hit that does not cut (x1.001-1.004). 31 % of the exact-key
+misses find a shape entry (R_A, deal 0), 93 % of those cut.
 """
-from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint32_t
+from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset, memcpy
 from libc.math cimport floor, log2
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
@@ -1749,6 +1763,7 @@ cdef struct TTEntry:
     int16_t ub_p
     uint8_t best
     uint8_t depth
+    uint16_t hon    # shape entries (quasi-symmetry): the stored position's live honours
     uint32_t gen    # live only while equal to its table's generation (0: never written)
 
 
@@ -1792,6 +1807,73 @@ cdef inline uint32_t part_meta(uint64_t gcheck, uint32_t gen, int depth) noexcep
     # 24..31: tricks left (replacement). Only a full gcheck/pat match makes a hit.
     return <uint32_t>(gcheck >> 48) | ((gen & 0xFF) << 16) | (<uint32_t>depth << 24)
 cdef uint64_t XSALT = <uint64_t>0x6A09E667F3BCC909   # exact entries' pattern hash seed
+cdef uint64_t QSALT = <uint64_t>0xBB67AE8584CAA73B   # shape entries' key seed
+
+
+# Quasi-symmetry (``quasi``, after Kupferschmid and Helmert's Skat solver; the Belote
+# core's shape entries): two trick-boundary positions whose keys differ only in which
+# honours are live -- the same holders of the live cards in power order per suit, the
+# same counts, bouts, leader, flags and relaxed state -- have isomorphic game trees (a
+# card maps to the card of the same suit and power position: same holder, same tricks
+# won), so their margins E - P0 differ by what the matched cards that end in the
+# attack's tricks are worth more or less: the current position's is at least the
+# representative's less what its matched cards are worth less (HON_LESS), at most the
+# representative's plus what they are worth more (HON_MORE). Every plain-table store in
+# the margin objective is also kept under the shape key (one representative a shape,
+# its honours in ``hon``); a miss on the exact key reads the representative's bounds
+# so widened. Not under T (not 1-Lipschitz in the points: the multiplier and the
+# made/fail jump), nor under a horizon (the static evaluation reads the cards).
+cdef uint8_t HON_LESS[256]      # [rep nibble << 4 | cur nibble] of one suit (J C Q K bits):
+cdef uint8_t HON_MORE[256]      # the doubled points the current cards are worth less / more
+
+
+cdef void _init_hon_dist():
+    # a suit's live cards from the top: its live honours (K Q C J, doubled points 9 7
+    # 5 3) then pips (1 each), matched position by position
+    cdef int a, b, k, less, more, pa, pb, ia, ib
+    cdef int pts[4]
+    pts[0] = 3
+    pts[1] = 5
+    pts[2] = 7
+    pts[3] = 9
+    for a in range(16):
+        for b in range(16):
+            less = 0
+            more = 0
+            ia = 3
+            ib = 3
+            for k in range(4):
+                while ia >= 0 and not (a >> ia) & 1:
+                    ia -= 1
+                while ib >= 0 and not (b >> ib) & 1:
+                    ib -= 1
+                pa = pts[ia] if ia >= 0 else 1
+                pb = pts[ib] if ib >= 0 else 1
+                if pa > pb:
+                    less += pa - pb
+                else:
+                    more += pb - pa
+                ia -= 1
+                ib -= 1
+            HON_LESS[(a << 4) | b] = less
+            HON_MORE[(a << 4) | b] = more
+
+
+_init_hon_dist()
+
+
+cdef inline uint16_t honours16(uint64_t l1) noexcept nogil:
+    # the live honours of the four suits, a nibble a suit (bit 0 J .. bit 3 K)
+    return <uint16_t>(((l1 >> 10) & 0xF) | (((l1 >> 24) & 0xF) << 4)
+                      | (((l1 >> 38) & 0xF) << 8) | (((l1 >> 52) & 0xF) << 12))
+
+
+cdef inline int hon_table(uint8_t* t, uint16_t a, uint16_t b) noexcept nogil:
+    # HON_LESS or HON_MORE summed over the four suits (a: the representative's honours)
+    return (t[((a & 0xF) << 4) | (b & 0xF)]
+            + t[(((a >> 4) & 0xF) << 4) | ((b >> 4) & 0xF)]
+            + t[(((a >> 8) & 0xF) << 4) | ((b >> 8) & 0xF)]
+            + t[(((a >> 12) & 0xF) << 4) | ((b >> 12) & 0xF)])
 
 
 cdef inline void mark_low(uint64_t* rel, int c) noexcept nogil:
@@ -2131,6 +2213,7 @@ cdef class TarotCore:
     cdef int excuse_last    # ... and its Excuse lead after all of them
     cdef int att_trumps_last  # made proofs: the attack's trump leads that may lose, last
     cdef int use_part       # partition search: table entries for classes (PEntry)
+    cdef int use_quasi      # quasi-symmetry: shape entries in the plain table (margin)
     cdef int saved_part     # set_relax: merge2 is off while relaxed (it reads the pips'
     cdef int saved_merge2   # ranks), partition search frees every pip; restored after
     cdef int use_relax_part # partition search inside the relaxed games (set_features)
@@ -2144,6 +2227,8 @@ cdef class TarotCore:
     cdef int64_t verify_bad
     cdef int64_t verify_n
     cdef int64_t part_hits        # cuts by class entries (not the exact position's)
+    cdef int64_t quasi_found      # shape entries met after an exact-key miss
+    cdef int64_t quasi_cuts       # ... whose widened bounds cut
     cdef int64_t part_stores      # partition entries stored
     cdef int64_t part_free        # ... and the low cards they left free, summed
     # per trick number (diagnostics, ``stats()['by_trick']``): nodes, ends of the deal
@@ -2291,6 +2376,7 @@ cdef class TarotCore:
         self.use_void = 1
         self.use_lowest = 1
         self.use_part = 1
+        self.use_quasi = 1
         self.p.sure_ex = 1
         self.p.sure_trumps = 1
         self.p.sure_lead = 1
@@ -2323,7 +2409,8 @@ cdef class TarotCore:
                      bint sure_lead=True, bint partition=True, bint sure_match=True,
                      bint sure_won=True, bint sure_petit=True, bint relax_part=False,
                      bint mobility=True, bint merge2_relaxed=True, bint void=True,
-                     bint lowest=True, bint sure_owed=True, bint sure_owed_tricks=True):
+                     bint lowest=True, bint sure_owed=True, bint sure_owed_tricks=True,
+                     bint quasi=True):
         """Switch search techniques on/off (for measurements and cross-checks);
         ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False,
         partition=False, sure_match=False, sure_won=False, sure_petit=False`` is the
@@ -2343,7 +2430,9 @@ cdef class TarotCore:
         ``lead_branching``). ``lowest``: part of the relaxed games' rules (so the
         plain minimax of a relaxed game has it too): the side a relaxed game's proofs
         run against (the attack below the real game, the defence in R_A) plays only its
-        lowest card of a plain suit into a trick it surely loses (order_moves)."""
+        lowest card of a plain suit into a trick it surely loses (order_moves).
+        ``quasi``: quasi-symmetry shape entries in the plain table (margin objective;
+        see HON_LESS)."""
         self.use_tt = tt
         self.use_merge = merge
         self.use_bounds = bounds
@@ -2353,6 +2442,7 @@ cdef class TarotCore:
         self.use_m2rx = merge2_relaxed
         self.use_void = void
         self.use_lowest = lowest
+        self.use_quasi = quasi
         if self.p.relax == RELAX_NONE:
             self.use_merge2 = merge2
             self.use_part = partition
@@ -2706,13 +2796,15 @@ cdef class TarotCore:
                     horizon_leaves=self.hz_leaves, part_stores=self.part_stores,
                     by_trick=[[self.tstat[t][c] for c in range(4)]
                               for t in range(MAXTRICKS)],
-                    part_hits=self.part_hits,
+                    part_hits=self.part_hits, quasi_found=self.quasi_found,
+                    quasi_cuts=self.quasi_cuts,
                     part_free=self.part_free)
 
     def verify_class_hits(self, int tricks_left):
         """Diagnostics and tests: from now on, every cut by a class entry (partition
-        search) with at most ``tricks_left`` tricks to play is checked by a search of
-        the position itself without the table; returns (checked, contradicted) so far."""
+        search) or a shape entry (quasi-symmetry: the bound it returned) with at most
+        ``tricks_left`` tricks to play is checked by a search of the position itself
+        without the table; returns (checked, contradicted) so far."""
         self.verify_left = tricks_left
         return self.verify_n, self.verify_bad
 
@@ -2860,7 +2952,7 @@ cdef class TarotCore:
             self.aborted = 1
         return self.aborted
 
-    cdef inline uint64_t tt_key(self, uint64_t* check) noexcept nogil:
+    cdef inline uint64_t tt_key(self, uint64_t* check, uint64_t* shape=NULL) noexcept nogil:
         """Key of a trick-boundary position up to relative ranks: per suit, the live
         cards in power order with their holders (pext of each hand on the live cards),
         the live honours and bouts (values, T1/T21/EX identities), the live count of
@@ -2868,7 +2960,9 @@ cdef class TarotCore:
         Positions with the same key are the same game (only order, holders and values
         matter). ``check`` gets a second hash of the same words by another mixer and
         seed: the table stores both and a hit needs both equal, so a wrong value needs
-        two independent 64-bit hashes to collide at once."""
+        two independent 64-bit hashes to collide at once. ``shape`` (if not NULL) gets
+        the shape key and its check word: the same words but the live honours (mixed
+        in last, so the shape's hashes are the key's before them; quasi-symmetry)."""
         cdef Pos* p = &self.p
         cdef uint64_t l0 = 0, l1 = 0, h, g, w
         cdef int i
@@ -2879,13 +2973,11 @@ cdef class TarotCore:
         l1 = p.live[1]
         h = ZLEAD[p.tally.leader] ^ ZMISC[flags] ^ ZMISC[62 + p.objective]
         g = ~(ZMISC[flags + 32] ^ (ZLEAD[p.tally.leader] >> 7)) + p.objective
-        # bouts and honours mixed in one after the other: shifted into one word, the
-        # King and Queen of the first suit fell on the bits of EX and T21, so positions
-        # trading one for the other shared a key (wrong values, found by a bid analysis)
+        # bouts and honours mixed as words of their own (the honours last, after the
+        # shape's words): shifted into one word, the King and Queen of the first suit
+        # fell on the bits of EX and T21, so positions trading one for the other shared
+        # a key (wrong values, found by a bid analysis)
         w = l0 & BOUTS0
-        h = mix64(h ^ w)
-        g = mix64b(g + w)
-        w = l1 & (KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)
         h = mix64(h ^ w)
         g = mix64b(g + w)
         w = ((<uint64_t>popcount64(l1 & SUIT0))
@@ -2926,7 +3018,12 @@ cdef class TarotCore:
                 w = atout_pext(p.hand[i][1], l1)
             h = mix64(h ^ w)
             g = mix64b(g + w)
-        check[0] = g
+        if shape != NULL:
+            shape[0] = mix64(h ^ QSALT)
+            shape[1] = mix64b(g + QSALT)
+        w = l1 & (KINGS1 | QUEENS1 | KNIGHTS1 | JACKS1)
+        h = mix64(h ^ w)
+        check[0] = mix64b(g + w)
         return h
 
     cdef inline int opponent_takes(self, int w, int ledsuit, int me, int nt) noexcept nogil:
@@ -3338,6 +3435,22 @@ cdef class TarotCore:
             if (r >= x) != (v >= x):
                 self.verify_bad += 1
 
+    cdef void verify_bound(self, int x, int v) noexcept nogil:
+        # verify_class_hits, for a quasi-symmetry cut: the bound v it returned holds
+        # (value >= v when v >= x, value <= v otherwise), by a search without the table
+        cdef uint64_t rel[2]
+        cdef int tt = self.use_tt, r
+        self.use_tt = 0
+        if v >= x:
+            r = self.search(v, rel) >= v
+        else:
+            r = self.search(v + 1, rel) < v + 1
+        self.use_tt = tt
+        if not self.aborted:
+            self.verify_n += 1
+            if not r:
+                self.verify_bad += 1
+
     cdef void part_put(self, uint64_t bucket, uint64_t gcheck, uint64_t pat, uint64_t M,
                        bint exact, int x, int v, int best) noexcept nogil:
         """Write a bound into the partition table's bucket: the same entry (same group
@@ -3446,6 +3559,10 @@ cdef class TarotCore:
         cdef uint64_t acc[2]
         cdef uint64_t nm[2]
         cdef uint64_t W[MAXP]
+        cdef uint64_t shape[2]
+        cdef int hit, d
+        cdef uint16_t hon
+        shape[0] = 0
         rel[0] = 0
         rel[1] = 0
         if self.check_limits():
@@ -3532,12 +3649,22 @@ cdef class TarotCore:
                         if ttbest == NOMOVE:
                             ttbest = pe[i].best
             elif self.use_tt:
-                key = self.tt_key(&check)
+                if self.use_quasi and p.objective == OBJ_MARGIN \
+                        and self.hz_trick >= p.total_tricks:
+                    # (not under a horizon: the static evaluation reads the honours)
+                    key = self.tt_key(&check, shape)
+                else:
+                    key = self.tt_key(&check)
+                    shape[0] = 0
                 self.tt_probes += 1
                 e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
+                if shape[0]:
+                    prefetch(&self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>1)])
+                hit = 0
                 for i in range(2):
                     if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                         self.tt_hits += 1
+                        hit = 1
                         if e[i].lb + off >= x and e[i].lb_p <= p0:
                             self.tstat[p.trick_no][3] += 1
                             return e[i].lb + off
@@ -3546,6 +3673,25 @@ cdef class TarotCore:
                             return e[i].ub + off
                         ttbest = e[i].best
                         break
+                if shape[0] and not hit:
+                    # quasi-symmetry: the shape's representative, its bounds widened by
+                    # the point distance of the matched honours (margin: p0 = 0)
+                    e = &self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>1)]
+                    for i in range(2):
+                        if e[i].gen == self.tt_gen and e[i].key == shape[0] \
+                                and e[i].check == shape[1]:
+                            self.quasi_found += 1
+                            hon = honours16(p.live[1])
+                            d = e[i].lb - hon_table(HON_LESS, e[i].hon, hon) + off
+                            if not (e[i].lb > LO_INF and d >= x):
+                                d = e[i].ub + hon_table(HON_MORE, e[i].hon, hon) + off
+                                if not (e[i].ub < HI_INF and d < x):
+                                    break
+                            self.quasi_cuts += 1
+                            self.tstat[p.trick_no][3] += 1
+                            if self.verify_left >= p.total_tricks - p.trick_no:
+                                self.verify_bound(x, d)
+                            return d
         legal_mask(p, m)
         nm[0] = 0
         nm[1] = 0
@@ -3634,7 +3780,10 @@ cdef class TarotCore:
             if self.use_part:
                 self.part_store(key, check, xpat, W, rel, x, r, best)
             else:
-                self.tt_store(key, check, x, r, best)
+                self.tt_store(key, check, x, r, best, -1)
+                if shape[0]:
+                    self.tt_store(shape[0], shape[1], x, r, NOMOVE,
+                                  honours16(p.live[1]))
         return r
 
     cdef int rdd_moves(self, int* moves, int k) noexcept nogil:
@@ -3702,7 +3851,10 @@ cdef class TarotCore:
         return r
 
     cdef void tt_store(self, uint64_t key, uint64_t check, int x, int v,
-                       int best) noexcept nogil:
+                       int best, int hon) noexcept nogil:
+        """Add the bound r vs x to the entry of key (an exact entry: hon = -1), or to
+        a shape entry (hon: the position's live honours): one representative a shape,
+        the latest one stored (its bounds start afresh when the honours differ)."""
         cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
         cdef TTEntry* s = NULL
         cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
@@ -3710,6 +3862,12 @@ cdef class TarotCore:
         for i in range(2):
             if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                 s = &e[i]
+                if hon >= 0 and s.hon != hon:
+                    s.hon = hon
+                    s.lb = LO_INF
+                    s.ub = HI_INF
+                    s.lb_p = 0
+                    s.ub_p = 30000
                 break
         if s == NULL:
             # slot 0 keeps the deeper entry, slot 1 always replaced
@@ -3728,6 +3886,7 @@ cdef class TarotCore:
             s.gen = self.tt_gen
             s.depth = depth
             s.best = NOMOVE
+            s.hon = hon if hon >= 0 else 0
         cdef int p0, off
         store_offsets(&self.p, &p0, &off)
         v -= off

@@ -876,6 +876,46 @@ def test_relaxed_games_weaken_only_the_side_their_proofs_run_against(n):
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
+def test_quasi_symmetry_cuts_hold_and_keep_the_values(n):
+    """Quasi-symmetry (``quasi``): a position whose key differs from a stored one only
+    in which honours are live (the same holders of the cards in power order) is cut by
+    that entry's margin bounds widened by what its matched honours are worth less or
+    more (TAROT-DECK-4's points; TAROT-COUNT-4's margin moves one for one with them).
+    Every such cut's bound checked by a search of the position without the table, and
+    the values the same as without shape entries, in the real game (exact-key table)
+    and the relaxed games (R_DD, R_A, R_D); none under a horizon."""
+    cuts = checked = 0
+    left = (5, 6) if n < 5 else (5,)
+    for i, st in enumerate(endgames(n, 15, seed=7770 + n, left=left)):
+        mode = ("defence-discard", "attack", "defence", "none")[i % 4]
+        values = []
+        for quasi in (True, False):
+            core = face.from_state(st, tt_bits=16)
+            core.set_objective("margin")
+            core.set_features(quasi=quasi, partition=False)
+            core.set_relax(mode)
+            core.verify_class_hits(99)
+            values.append(core.value())
+            done, bad = core.verify_class_hits(99)
+            assert bad == 0, (n, i, mode)
+            if quasi:
+                checked += done
+                cuts += core.stats()["quasi_cuts"]
+            else:
+                assert core.stats()["quasi_cuts"] == 0
+        assert values[0] == values[1] and values[0][1], (n, i, mode, values)
+        # under a horizon the static evaluation reads the cards: no shape entries
+        core = face.from_state(st, tt_bits=16)
+        core.set_objective("margin")
+        core.set_features(partition=False)
+        core.set_relax(mode)
+        core.set_horizon(3)
+        core.value()
+        assert core.stats()["quasi_found"] == 0
+    assert cuts > 0 and checked == cuts
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
 def test_merge2_in_relaxed_games_keeps_their_values(n):
     """Points-aware merging inside the relaxed games (``merge2_relaxed``): a run
     stops at the pips (they have no rank there) and a trick a pip is winning is never

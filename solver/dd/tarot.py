@@ -656,8 +656,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     first probe just above), ``relax_card_floor`` ((c)'s cards without theirs),
     ``relax_trumps`` (R_D instead of R_DT) and
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
-    R_DV instead of R_DD), ``fail_weight`` (R_A's share of that race
-    FAIL_RACE_WEIGHT, else even), ``trump_leads_last`` ((a)'s fail proofs with the
+    R_DV instead of R_DD), ``fail_weight`` (R_A's share of that race:
+    False even, an int that weight, True FAIL_RACE_WEIGHT), ``trump_leads_last`` ((a)'s fail proofs with the
     defence's trump leads in the heuristic's place), ``excuse_lead_last`` (theirs with
     the defence's Excuse lead in the heuristic's place), ``attack_trump_leads_last``
     ((a)'s made proof with the attack's trump leads in the heuristic's place),
@@ -684,7 +684,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # favoured 16:1 (fourteenth session) still mixed there: 3p 2 of 8 first-lead fails
     # cheaper, 2 dearer (one 3x), 5p one more finished and one fewer
     relax_fail = features.pop("relax_fail", state.players == 4)
-    fail_weight = FAIL_RACE_WEIGHT if features.pop("fail_weight", True) else 1
+    weight = features.pop("fail_weight", True)
+    fail_weight = FAIL_RACE_WEIGHT if weight is True else 1 if weight is False else int(weight)
     trump_leads_last = features.pop("trump_leads_last", True) \
         and TRUMP_LEADS_LAST.get(state.players, False)
     excuse_lead_last = features.pop("excuse_lead_last", True)
