@@ -93,7 +93,7 @@ from solver.notation import Record  # noqa: E402
 DEALS = Path(__file__).resolve().parent / "deals"
 BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False,
           "sure_match": False, "mobility": False,
-          "partition": False}
+          "partition": False, "quasi": False}
 GROWTH_K = {3: range(8, 25, 2), 4: range(8, 19), 5: range(8, 16)}
 
 

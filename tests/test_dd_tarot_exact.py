@@ -26,7 +26,7 @@ from solver.notation import Record
 R2 = {0: 112, 1: 102, 2: 82, 3: 72}   # TAROT-COUNT-2, doubled
 BEFORE = {"merge2": False, "sure_ex": False, "sure_trumps": False, "sure_lead": False,
           "partition": False, "sure_match": False, "sure_won": False, "sure_petit": False,
-          "mobility": False}
+          "mobility": False, "quasi": False}
 # the sure-point facts added to value_bounds after BEFORE's, each alone switched off
 SURE_FACTS = ("sure_match", "sure_won", "sure_petit")
 

@@ -88,11 +88,13 @@ def _check_horizon(horizon: Any) -> None:
 
 
 # the core's switches that give the search as it was before issue 23's techniques
-# (points-aware merging, Excuse / master-trump / sure-lead bounds, partition search): ``search="before"``
+# (points-aware merging, Excuse / master-trump / sure-lead bounds, partition search,
+# quasi-symmetry): ``search="before"``
 # of solve_cards and default_horizon, for benchmarks and matches against it
 BEFORE_FEATURES = {"merge2": False, "sure_ex": False, "sure_trumps": False,
                    "sure_lead": False, "partition": False, "sure_match": False,
-                   "sure_won": False, "sure_petit": False, "mobility": False}
+                   "sure_won": False, "sure_petit": False, "mobility": False,
+                   "quasi": False}
 SEARCHES = ("now", "before")
 
 # the static evaluation's point split (``TarotCore.set_eval``): "static" = by
