@@ -285,7 +285,7 @@ def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> lis
         nodes = [x[1] for x in r]
         rows.append({"variant": variant, "question": label, "search": version,
                      "positions": len(r), "done": sum(x[2] for x in r),
-                     "budget": f"{budget:.0e}", "median_s": statistics.median(secs),
+                     "budget": f"{budget:.2g}", "median_s": statistics.median(secs),
                      "p90_s": _pct(secs, 0.9), "max_s": max(secs),
                      "median_nodes": int(statistics.median(nodes)),
                      "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),

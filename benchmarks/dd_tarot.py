@@ -211,7 +211,7 @@ def summary(n: int, label: str, res: dict[str, list], budget: int) -> list[dict]
         secs = [x[0] for x in r]
         nodes = [x[1] for x in r]
         rows.append({"players": n, "question": label, "search": version, "positions": len(r),
-                     "done": sum(x[2] for x in r), "budget": f"{budget:.0e}",
+                     "done": sum(x[2] for x in r), "budget": f"{budget:.2g}",
                      "median_s": statistics.median(secs), "p90_s": _pct(secs, 0.9),
                      "max_s": max(secs), "median_nodes": int(statistics.median(nodes)),
                      "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),
