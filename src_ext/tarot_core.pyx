@@ -383,7 +383,11 @@ deals at 1.6e8 the same 10, median 103M -> 86M (x1.31). R_A fail proofs at 7 4p 
 leads x1.00-1.62, R_DD made proofs at 6 x1.12-1.78; a shape probe costs ~5 % CPU a
 node. Measured and not kept: two representatives a shape (x1.000), the shape entry
 read also after an exact hit that does not cut (x1.001-1.004). 31 % of the exact-key
-misses find a shape entry (R_A, deal 0), 93 % of those cut.
+misses find a shape entry (R_A, deal 0), 93 % of those cut. Then under T too (the
+distance moves the points a bound was proven at): R_DD's exact T at 13 left (4p, 8
+deals) x1.00-1.43 (deal 5 13.7M -> 9.5M nodes), (a) then (b) at 12 / 13 left x1.02 /
+1.03 (10 deals: (b)'s real-game probes use the partition table, which has no shape
+entries).
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset, memcpy
@@ -1818,11 +1822,14 @@ cdef uint64_t QSALT = <uint64_t>0xBB67AE8584CAA73B   # shape entries' key seed
 # won), so their margins E - P0 differ by what the matched cards that end in the
 # attack's tricks are worth more or less: the current position's is at least the
 # representative's less what its matched cards are worth less (HON_LESS), at most the
-# representative's plus what they are worth more (HON_MORE). Every plain-table store in
-# the margin objective is also kept under the shape key (one representative a shape,
-# its honours in ``hon``); a miss on the exact key reads the representative's bounds
-# so widened. Not under T (not 1-Lipschitz in the points: the multiplier and the
-# made/fail jump), nor under a horizon (the static evaluation reads the cards).
+# representative's plus what they are worth more (HON_MORE). Under T (no 1-Lipschitz
+# function of the points: the multiplier, the made/fail jump) the distance moves the
+# points a bound was proven at instead: T is nondecreasing in the attack's final points
+# P0 + rest, so a lower bound proven for P0 >= lb_p holds for the current position from
+# lb_p + less on, an upper one up to ub_p - more. Every plain-table store is also kept
+# under the shape key (one representative a shape, its honours in ``hon``); a miss on
+# the exact key reads the representative's bounds so widened. Not under a horizon (the
+# static evaluation reads the cards).
 cdef uint8_t HON_LESS[256]      # [rep nibble << 4 | cur nibble] of one suit (J C Q K bits):
 cdef uint8_t HON_MORE[256]      # the doubled points the current cards are worth less / more
 
@@ -2213,7 +2220,7 @@ cdef class TarotCore:
     cdef int excuse_last    # ... and its Excuse lead after all of them
     cdef int att_trumps_last  # made proofs: the attack's trump leads that may lose, last
     cdef int use_part       # partition search: table entries for classes (PEntry)
-    cdef int use_quasi      # quasi-symmetry: shape entries in the plain table (margin)
+    cdef int use_quasi      # quasi-symmetry: shape entries in the plain table
     cdef int saved_part     # set_relax: merge2 is off while relaxed (it reads the pips'
     cdef int saved_merge2   # ranks), partition search frees every pip; restored after
     cdef int use_relax_part # partition search inside the relaxed games (set_features)
@@ -2431,8 +2438,7 @@ cdef class TarotCore:
         plain minimax of a relaxed game has it too): the side a relaxed game's proofs
         run against (the attack below the real game, the defence in R_A) plays only its
         lowest card of a plain suit into a trick it surely loses (order_moves).
-        ``quasi``: quasi-symmetry shape entries in the plain table (margin objective;
-        see HON_LESS)."""
+        ``quasi``: quasi-symmetry shape entries in the plain table (see HON_LESS)."""
         self.use_tt = tt
         self.use_merge = merge
         self.use_bounds = bounds
@@ -3649,8 +3655,7 @@ cdef class TarotCore:
                         if ttbest == NOMOVE:
                             ttbest = pe[i].best
             elif self.use_tt:
-                if self.use_quasi and p.objective == OBJ_MARGIN \
-                        and self.hz_trick >= p.total_tricks:
+                if self.use_quasi and self.hz_trick >= p.total_tricks:
                     # (not under a horizon: the static evaluation reads the honours)
                     key = self.tt_key(&check, shape)
                 else:
@@ -3675,18 +3680,32 @@ cdef class TarotCore:
                         break
                 if shape[0] and not hit:
                     # quasi-symmetry: the shape's representative, its bounds widened by
-                    # the point distance of the matched honours (margin: p0 = 0)
+                    # what the matched honours are worth less / more: under the margin
+                    # (p0 = 0, off = P0) the bound itself moves; under T (off = 0) the
+                    # points it was proven at (a lower bound at lb_p holds from
+                    # lb_p + less on, an upper one at ub_p up to ub_p - more)
                     e = &self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>1)]
                     for i in range(2):
                         if e[i].gen == self.tt_gen and e[i].key == shape[0] \
                                 and e[i].check == shape[1]:
                             self.quasi_found += 1
                             hon = honours16(p.live[1])
-                            d = e[i].lb - hon_table(HON_LESS, e[i].hon, hon) + off
-                            if not (e[i].lb > LO_INF and d >= x):
-                                d = e[i].ub + hon_table(HON_MORE, e[i].hon, hon) + off
-                                if not (e[i].ub < HI_INF and d < x):
-                                    break
+                            if p.objective == OBJ_MARGIN:
+                                d = e[i].lb - hon_table(HON_LESS, e[i].hon, hon) + off
+                                hit = e[i].lb > LO_INF and d >= x
+                                if not hit:
+                                    d = e[i].ub + hon_table(HON_MORE, e[i].hon, hon) + off
+                                    hit = e[i].ub < HI_INF and d < x
+                            else:
+                                d = e[i].lb
+                                hit = d >= x and e[i].lb_p \
+                                    + hon_table(HON_LESS, e[i].hon, hon) <= p0
+                                if not hit:
+                                    d = e[i].ub
+                                    hit = d < x and e[i].ub_p \
+                                        - hon_table(HON_MORE, e[i].hon, hon) >= p0
+                            if not hit:
+                                break
                             self.quasi_cuts += 1
                             self.tstat[p.trick_no][3] += 1
                             if self.verify_left >= p.total_tricks - p.trick_no:

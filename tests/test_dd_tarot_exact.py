@@ -883,29 +883,32 @@ def test_quasi_symmetry_cuts_hold_and_keep_the_values(n):
     in which honours are live (the same holders of the cards in power order) is cut by
     that entry's margin bounds widened by what its matched honours are worth less or
     more (TAROT-DECK-4's points; TAROT-COUNT-4's margin moves one for one with them).
-    Every such cut's bound checked by a search of the position without the table, and
-    the values the same as without shape entries, in the real game (exact-key table)
-    and the relaxed games (R_DD, R_A, R_D); none under a horizon."""
+    Under T (TAROT-SCORE-1: nondecreasing in the points, not by one for one) the
+    widening moves the points a bound was proven at instead. Every such cut's bound
+    checked by a search of the position without the table, and the values the same as
+    without shape entries, in the real game (exact-key table) and the relaxed games
+    (R_DD, R_A, R_D), for the margin and for T; none under a horizon."""
     cuts = checked = 0
     left = (5, 6) if n < 5 else (5,)
-    for i, st in enumerate(endgames(n, 15, seed=7770 + n, left=left)):
+    for i, st in enumerate(endgames(n, 24, seed=7770 + n, left=left)):
         mode = ("defence-discard", "attack", "defence", "none")[i % 4]
+        objective = "T" if (i // 4) % 2 else "margin"
         values = []
         for quasi in (True, False):
             core = face.from_state(st, tt_bits=16)
-            core.set_objective("margin")
+            core.set_objective(objective)
             core.set_features(quasi=quasi, partition=False)
             core.set_relax(mode)
             core.verify_class_hits(99)
             values.append(core.value())
             done, bad = core.verify_class_hits(99)
-            assert bad == 0, (n, i, mode)
+            assert bad == 0, (n, i, mode, objective)
             if quasi:
                 checked += done
                 cuts += core.stats()["quasi_cuts"]
             else:
                 assert core.stats()["quasi_cuts"] == 0
-        assert values[0] == values[1] and values[0][1], (n, i, mode, values)
+        assert values[0] == values[1] and values[0][1], (n, i, mode, objective, values)
         # under a horizon the static evaluation reads the cards: no shape entries
         core = face.from_state(st, tt_bits=16)
         core.set_objective("margin")
