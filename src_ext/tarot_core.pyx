@@ -386,8 +386,13 @@ read also after an exact hit that does not cut (x1.001-1.004). 31 % of the exact
 misses find a shape entry (R_A, deal 0), 93 % of those cut. Then under T too (the
 distance moves the points a bound was proven at): R_DD's exact T at 13 left (4p, 8
 deals) x1.00-1.43 (deal 5 13.7M -> 9.5M nodes), (a) then (b) at 12 / 13 left x1.02 /
-1.03 (10 deals: (b)'s real-game probes use the partition table, which has no shape
-entries).
+1.03 (10 deals: (b)'s real-game probes use the partition table). Then shape entries in
+the partition table under T (a shape cut there keeps every low card, so its bound is
+claimed for the exact position only): (a) then (b) at 12 / 13 left x1.27 / 1.45
+(median 1.34M -> 0.92M / 8.0M -> 5.4M nodes, the same 9 / 6 of 10 finish), (c) at 11
+/ 12 left x1.28 / 1.22; under the margin too it was (a) x0.975 at 1e7 (4p, 50 deals,
+the same 23; one real-game fail proof x0.26: the kept cards cost the classes above),
+so not there.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset, memcpy
@@ -1795,6 +1800,7 @@ cdef enum:
     XBUCKET = 4                        # entries per exact-position bucket (128 bytes)
     PBUCKET = 16                       # entries per class (group) bucket (512 bytes)
 cdef uint64_t PAT_MASK = (<uint64_t>1 << 59) - 1
+cdef uint64_t SHAPE_FLAG = <uint64_t>1 << 63      # a partition-table shape entry's mask
 # a table of 2**bits entries is one allocation: the entries, then one 32-bit meta word
 # per entry for partition entries (part_meta), so that scanning a 16-entry bucket
 # reads one cache line of meta words, not eight of entries
@@ -3441,6 +3447,30 @@ cdef class TarotCore:
             if (r >= x) != (v >= x):
                 self.verify_bad += 1
 
+    cdef inline int quasi_cut(self, int lb, int ub, int lb_p, int ub_p, uint16_t rep,
+                              int x, int p0, int off, int* v) noexcept nogil:
+        """A shape entry's bounds (lb / ub proven at lb_p / ub_p, the representative's
+        honours rep) widened for this position: 1 and the bound in v if it cuts at x.
+        Margin (p0 = 0, off = P0): the bound moves by what the matched honours are worth
+        less / more; T (off = 0): the points it was proven at move instead."""
+        cdef uint16_t hon = honours16(self.p.live[1])
+        cdef int less = hon_table(HON_LESS, rep, hon), more = hon_table(HON_MORE, rep, hon)
+        if self.p.objective == OBJ_MARGIN:
+            if lb > LO_INF and lb - less + off >= x:
+                v[0] = lb - less + off
+                return 1
+            if ub < HI_INF and ub + more + off < x:
+                v[0] = ub + more + off
+                return 1
+            return 0
+        if lb >= x and lb_p + less <= p0:
+            v[0] = lb
+            return 1
+        if ub < x and ub_p - more >= p0:
+            v[0] = ub
+            return 1
+        return 0
+
     cdef void verify_bound(self, int x, int v) noexcept nogil:
         # verify_class_hits, for a quasi-symmetry cut: the bound v it returned holds
         # (value >= v when v >= x, value <= v otherwise), by a search without the table
@@ -3463,7 +3493,9 @@ cdef class TarotCore:
         check and pattern hash; for a class entry, the same mask) updated in place,
         else a dead entry, else the shallowest of the first size - 1 when the new one
         is at least as deep, else the last (always-replace) slot. An exact entry's mask
-        is the union of the classes its bounds were proven for (what a hit reports)."""
+        is the union of the classes its bounds were proven for (what a hit reports); a
+        shape entry's (SHAPE_FLAG | honours, in an exact bucket) names its
+        representative, one entry each."""
         cdef int size = XBUCKET if exact else PBUCKET
         cdef uint64_t b = (bucket & self.tt_mask) & ~(<uint64_t>(size - 1))
         cdef PEntry* e = (<PEntry*>self.tt) + b
@@ -3478,7 +3510,8 @@ cdef class TarotCore:
         x -= off
         for i in range(size):
             if (meta[i] & 0xFFFFFF) == (me & 0xFFFFFF) and e[i].gcheck == gcheck \
-                    and e[i].pat == pat and (exact or (e[i].mask & PAT_MASK) == M):
+                    and e[i].pat == pat and ((exact and not (M & SHAPE_FLAG))
+                                             or (e[i].mask & (PAT_MASK | SHAPE_FLAG)) == M):
                 s = &e[i]
                 s.mask |= M
                 break
@@ -3566,7 +3599,8 @@ cdef class TarotCore:
         cdef uint64_t nm[2]
         cdef uint64_t W[MAXP]
         cdef uint64_t shape[2]
-        cdef int hit, d
+        cdef uint64_t qcheck
+        cdef int hit = 0, d
         cdef uint16_t hon
         shape[0] = 0
         rel[0] = 0
@@ -3639,6 +3673,8 @@ cdef class TarotCore:
                         if pe[i].pat != (xpat if j == 0 else last_h):
                             continue
                         self.tt_hits += 1
+                        if j == 0:
+                            hit = 1
                         if (pe[i].lb + off >= x and pe[i].lb_p <= p0) \
                                 or (pe[i].ub + off < x and pe[i].ub_p >= p0):
                             # the entry's kept cards, in this position
@@ -3654,6 +3690,36 @@ cdef class TarotCore:
                             return v
                         if ttbest == NOMOVE:
                             ttbest = pe[i].best
+                if self.use_quasi and p.objective == OBJ_T \
+                        and self.hz_trick >= p.total_tricks:
+                    # quasi-symmetry in the partition table: shape entries live in the
+                    # exact buckets (mask: SHAPE_FLAG | the representative's honours);
+                    # a cut claims its bound for this exact position only (every low
+                    # card kept), which the isomorphism proves. Under T only: (b)'s
+                    # probes x1.27 / 1.45 at 12 / 13 left, but under the margin the
+                    # kept cards cost the classes above ((a) x0.975, one real-game fail
+                    # proof x0.26)
+                    self.tt_key(&qcheck, shape)
+                    if not hit:
+                        bidx = (shape[0] & self.tt_mask) & ~(<uint64_t>(XBUCKET - 1))
+                        pe = (<PEntry*>self.tt) + bidx
+                        tag = part_meta(shape[1], self.tt_gen, 0) & 0xFFFFFF
+                        for i in range(XBUCKET):
+                            if (self.pmeta[bidx + i] & 0xFFFFFF) != tag \
+                                    or pe[i].gcheck != shape[1] or pe[i].pat != shape[0] \
+                                    or not (pe[i].mask & SHAPE_FLAG):
+                                continue
+                            self.quasi_found += 1
+                            if self.quasi_cut(pe[i].lb, pe[i].ub, pe[i].lb_p, pe[i].ub_p,
+                                              <uint16_t>(pe[i].mask & 0xFFFF), x, p0, off,
+                                              &d):
+                                rel[0] = p.live[0] & LOW0
+                                rel[1] = p.live[1] & LOW1
+                                self.quasi_cuts += 1
+                                self.tstat[p.trick_no][3] += 1
+                                if self.verify_left >= p.total_tricks - p.trick_no:
+                                    self.verify_bound(x, d)
+                                return d
             elif self.use_tt:
                 if self.use_quasi and self.hz_trick >= p.total_tricks:
                     # (not under a horizon: the static evaluation reads the honours)
@@ -3679,38 +3745,20 @@ cdef class TarotCore:
                         ttbest = e[i].best
                         break
                 if shape[0] and not hit:
-                    # quasi-symmetry: the shape's representative, its bounds widened by
-                    # what the matched honours are worth less / more: under the margin
-                    # (p0 = 0, off = P0) the bound itself moves; under T (off = 0) the
-                    # points it was proven at (a lower bound at lb_p holds from
-                    # lb_p + less on, an upper one at ub_p up to ub_p - more)
+                    # quasi-symmetry: the shape's representative (quasi_cut)
                     e = &self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>1)]
                     for i in range(2):
                         if e[i].gen == self.tt_gen and e[i].key == shape[0] \
                                 and e[i].check == shape[1]:
                             self.quasi_found += 1
-                            hon = honours16(p.live[1])
-                            if p.objective == OBJ_MARGIN:
-                                d = e[i].lb - hon_table(HON_LESS, e[i].hon, hon) + off
-                                hit = e[i].lb > LO_INF and d >= x
-                                if not hit:
-                                    d = e[i].ub + hon_table(HON_MORE, e[i].hon, hon) + off
-                                    hit = e[i].ub < HI_INF and d < x
-                            else:
-                                d = e[i].lb
-                                hit = d >= x and e[i].lb_p \
-                                    + hon_table(HON_LESS, e[i].hon, hon) <= p0
-                                if not hit:
-                                    d = e[i].ub
-                                    hit = d < x and e[i].ub_p \
-                                        - hon_table(HON_MORE, e[i].hon, hon) >= p0
-                            if not hit:
-                                break
-                            self.quasi_cuts += 1
-                            self.tstat[p.trick_no][3] += 1
-                            if self.verify_left >= p.total_tricks - p.trick_no:
-                                self.verify_bound(x, d)
-                            return d
+                            if self.quasi_cut(e[i].lb, e[i].ub, e[i].lb_p, e[i].ub_p,
+                                              e[i].hon, x, p0, off, &d):
+                                self.quasi_cuts += 1
+                                self.tstat[p.trick_no][3] += 1
+                                if self.verify_left >= p.total_tricks - p.trick_no:
+                                    self.verify_bound(x, d)
+                                return d
+                            break
         legal_mask(p, m)
         nm[0] = 0
         nm[1] = 0
@@ -3798,6 +3846,9 @@ cdef class TarotCore:
         if boundary and self.use_tt:
             if self.use_part:
                 self.part_store(key, check, xpat, W, rel, x, r, best)
+                if shape[0]:
+                    self.part_put(shape[0], shape[1], shape[0],
+                                  SHAPE_FLAG | honours16(p.live[1]), True, x, r, NOMOVE)
             else:
                 self.tt_store(key, check, x, r, best, -1)
                 if shape[0]:
