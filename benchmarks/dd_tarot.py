@@ -50,8 +50,8 @@ without the cards the attack's sure tricks will take from the defenders who defe
 defence's trump leads where the heuristic puts them (``trump_leads_last``, nineteenth
 session; on for 4 and 5 players);
 ``--baseline no-relax-fail``: (a) without R_A raced against the real
-game after a relaxed fail (``relax_fail``, on by default with 4 players only);
-``--baseline relax-fail-off``: the other way round, the baseline with it on (3p, 5p);
+game after a relaxed fail (``relax_fail``, on by default with 4 and 5 players);
+``--baseline relax-fail-off``: the other way round, the baseline with it on (3p);
 ``--baseline no-quasi``: the plain table without quasi-symmetry's shape entries
 (``quasi``, twenty-second session); ``--baseline fail-weight-64``: R_A favoured 64:1
 instead of FAIL_RACE_WEIGHT in (a)'s fail race;
