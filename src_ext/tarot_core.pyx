@@ -3601,7 +3601,6 @@ cdef class TarotCore:
         cdef uint64_t shape[2]
         cdef uint64_t qcheck
         cdef int hit = 0, d
-        cdef uint16_t hon
         shape[0] = 0
         rel[0] = 0
         rel[1] = 0
