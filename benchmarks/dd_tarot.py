@@ -55,6 +55,8 @@ game after a relaxed fail (``relax_fail``, on by default with 4 and 5 players);
 ``--baseline no-quasi``: the plain table without quasi-symmetry's shape entries
 (``quasi``, twenty-second session); ``--baseline fail-weight-64``: R_A favoured 64:1
 instead of FAIL_RACE_WEIGHT in (a)'s fail race;
+``--baseline no-classes``: (b) without the score classes (the chelem and the
+petit au bout by points-blind sweep probes, ``sweep_classes``, twenty-third session);
 ``--baseline none``: no "before" rows (the search of now alone, e.g. at a target's
 budget). Node counts are deterministic; seconds are on a
 shared, noisy machine.
@@ -157,6 +159,9 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "fail-weight-64": {"fail_weight": 64},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
+             # (b) without the score classes' sweep probes (``sweep_classes``,
+             # twenty-third session)
+             "no-classes": {"sweep_classes": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)
 
 

@@ -393,6 +393,23 @@ claimed for the exact position only): (a) then (b) at 12 / 13 left x1.27 / 1.45
 / 12 left x1.28 / 1.22; under the margin too it was (a) x0.975 at 1e7 (4p, 50 deals,
 the same 23; one real-game fail proof x0.26: the kept cards cost the classes above),
 so not there.
+
+Twenty-third session: score classes (``sweep_probe``, ``sweep_values``,
+``sweep_rest_bound``; solver.dd.tarot._sweep_classes): the chelem and the petit au
+bout as probes of their own. G_S, the game where side S loses unless it takes every
+trick, is searched as an AND/OR tree: only trick winners, the Petit's trick and the
+Excuse matter there, so the key is the shape key (no honours) with the few words T
+still reads, and a boundary is refuted at once when the other side has a sure trump
+trick (two with S's Excuse, TAROT-EXC-6) or T's best sweep is on the wrong side of
+the threshold. A sweep ends on one of a few T values (sweep_values), probed from S's
+worst: a hold proves T beyond it, a fail proves no sweep up to the next value, so T is
+there or in an end S does not sweep (sweep_rest_bound). The sample deal's defence
+chelem (examples/tarot4.txt, 18 left) in 15M nodes, 0.7 s (the bisection had needed
+3e9 nodes for [-374, -354]); its petit au bout on top stays open at 4e8 (the proof is
+refuting every defence line, 75 % of its cut boundaries after the attack won a
+trick). At the 150 benchmark first leads the class step costs a median 6-24 nodes and
+tightens (b)'s interval on 148 (the other side's sure trump trick rules out a chelem
+term at once); at 12-13 left both sides have won tricks and it does not run.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset, memcpy
@@ -1187,6 +1204,52 @@ cdef inline int final_value(Pos* p) noexcept nogil:
     return f_points(p, pts, t.att_bouts) + t.pb * 10 * p.pb_mult + chelem_term(p)
 
 
+cdef inline int petit_au_bout_open(Pos* p, int side) noexcept nogil:
+    """At a trick boundary of a deal ``side`` has swept so far: can the Petit still
+    end au bout for it (TAROT-SCORE-3)? T1 still in a hand, or played in the trick
+    just finished with one trick left that the side's Excuse can win (TAROT-EXC-6)."""
+    if p.live[0] & (<uint64_t>1 << PETIT):
+        return 1
+    return p.tally.petit_trick == p.trick_no - 1 and p.trick_no == p.total_tricks - 1 \
+        and (p.side_live[side][0] & EXBIT) != 0
+
+
+cdef inline int sweep_hope(Pos* p, int side, int x) noexcept nogil:
+    """Score classes (sweep probes): at a trick boundary, can ``side`` still take every
+    trick and end with T at or below x (the defence, side 0) or at or above x (the
+    attack)? 0 proves it cannot: the other side has won a trick, or one of its seats
+    has a sure trump trick (a trump no distinct higher trump of ``side`` can be
+    matched to, seat_sure_trumps; two if ``side`` holds the Excuse), or T's best case in a sweep (the
+    chelem term, petit au bout if still open, the attack's pile as it is for a
+    defence sweep -- its piles only grow -- or with every live card for an attack
+    sweep) is on the wrong side of x."""
+    cdef int best
+    cdef uint64_t t = p.live[0] & TRUMPS
+    if (p.tally.att_tricks if side == 0 else p.tally.def_tricks) > 0:
+        return 0
+    # (one such trick may be the last, which the side's Excuse takes: TAROT-EXC-6)
+    if t and sure_trump_tricks(p, 1 - side, p.side_live[side][0] & TRUMPS) \
+            > ((p.side_live[side][0] & EXBIT) != 0):
+        return 0
+    if side == 0:
+        best = f_points(p, p.tally.att_pts, p.tally.att_bouts) - 200 \
+            - 10 * p.pb_mult * petit_au_bout_open(p, 0)
+        return best <= x
+    best = f_points(p, p.tally.att_pts + p.live_pts,
+                    p.tally.att_bouts + popcount64(p.live[0] & BOUTS0)) \
+        + (400 if p.chelem_announced else 200) + 10 * p.pb_mult * petit_au_bout_open(p, 1)
+    return best >= x
+
+
+cdef inline int sweep_final(Pos* p, int side, int x) noexcept nogil:
+    """A finished deal: did ``side`` take every trick with T on its side of x?"""
+    cdef int v = f_points(p, p.tally.att_pts, p.tally.att_bouts) \
+        + p.tally.pb * 10 * p.pb_mult + chelem_term(p)
+    if side == 0:
+        return p.tally.att_tricks == 0 and v <= x
+    return p.tally.def_tricks == 0 and v >= x
+
+
 cdef inline int max_masters(Pos* p, int side, uint64_t other_trumps) noexcept nogil:
     # the most trumps above all of other_trumps held by one seat of the side
     cdef uint64_t above = TRUMPS
@@ -1818,6 +1881,7 @@ cdef inline uint32_t part_meta(uint64_t gcheck, uint32_t gen, int depth) noexcep
     return <uint32_t>(gcheck >> 48) | ((gen & 0xFF) << 16) | (<uint32_t>depth << 24)
 cdef uint64_t XSALT = <uint64_t>0x6A09E667F3BCC909   # exact entries' pattern hash seed
 cdef uint64_t QSALT = <uint64_t>0xBB67AE8584CAA73B   # shape entries' key seed
+cdef uint64_t SWSALT = <uint64_t>0x3C6EF372FE94F82B  # sweep probes' key seed
 
 
 # Quasi-symmetry (``quasi``, after Kupferschmid and Helmert's Skat solver; the Belote
@@ -2881,6 +2945,86 @@ cdef class TarotCore:
             return None
         return r >= x
 
+    def sweep_probe(self, int side, int x, node_budget=None, deadline=None):
+        """Score classes (the chelem and the petit au bout as probes of their own): can
+        ``side`` (0 the defence, 1 the attack) force taking every remaining trick with
+        a final T <= x (the defence) / >= x (the attack)? True proves T <= x / T >= x
+        in the real game; False proves that the other side can prevent it, so T is
+        then beyond x or in a deal that ``side`` did not sweep (``sweep_rest_bound``).
+        None if a limit stopped it. Exact (no horizon), in the real game, from a trick
+        boundary; the plain table only (``set_features(partition=False)``)."""
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 (defence) or 1 (attack), got {side}")
+        if self.p.ntrick != 0:
+            raise ValueError("sweep probes start at a trick boundary")
+        if self.p.relax != RELAX_NONE:
+            raise ValueError("sweep probes search the real game: set_relax('none')")
+        if self.use_part or not self.use_tt:
+            raise ValueError("sweep probes use the plain table: "
+                             "set_features(partition=False)")
+        if not -32768 <= x < 32768:
+            raise ValueError(f"threshold out of range: {x}")
+        self._arm(node_budget, deadline)
+        cdef int r
+        with nogil:
+            r = self.sweep_search(side, x)
+        if self.aborted:
+            return None
+        return r == 1
+
+    def sweep_values(self, int side):
+        """Every final T a sweep by ``side`` can end with from here (sorted; empty if
+        the other side has won a trick): the chelem term, the petit au bout for the
+        side or not (while open), and the attack's pile: as it is for a defence sweep,
+        plus the Excuse's return (TAROT-EXC-3/4: 8 half points and a bout) if the
+        attack holds it; with every live card for an attack sweep, less the defence's
+        Excuse returned to it (TAROT-EXC-3/4), unless played to the last trick
+        (TAROT-EXC-5)."""
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 (defence) or 1 (attack), got {side}")
+        if self.p.ntrick != 0:
+            raise ValueError("sweep values are taken at a trick boundary")
+        cdef Pos* p = &self.p
+        if is_over(p) or (p.tally.att_tricks if side == 0 else p.tally.def_tricks) > 0:
+            return []
+        cdef int other_ex = (p.side_live[1 - side][0] & EXBIT) != 0
+        cdef int pb_open = petit_au_bout_open(p, side)
+        cdef int e, q, pts, bouts
+        out = set()
+        for e in range(2 if other_ex else 1):
+            if side == 0:
+                pts = p.tally.att_pts + 8 * e
+                bouts = p.tally.att_bouts + e
+            else:
+                pts = p.tally.att_pts + p.live_pts - 8 * e
+                bouts = p.tally.att_bouts + popcount64(p.live[0] & BOUTS0) - e
+            for q in range(2 if pb_open else 1):
+                if side == 0:
+                    out.add(f_points(p, pts, bouts) - 200 - 10 * p.pb_mult * q)
+                else:
+                    out.add(f_points(p, pts, bouts) + (400 if p.chelem_announced else 200)
+                            + 10 * p.pb_mult * q)
+        return sorted(out)
+
+    def sweep_rest_bound(self, int side):
+        """The bound of T over the deals ``side`` does not sweep from here: the least
+        T of any end the defence does not sweep (side 0), the greatest of any end the
+        attack does not sweep (side 1), from the attack's pile now (the least) or with
+        every live card (the greatest), the petit au bout either way and the chelem
+        term's extreme outside the sweep. With ``sweep_probe``: False at x proves T >= min(x + 1,
+        this) (side 0) / T <= max(x - 1, this) (side 1)."""
+        if side not in (0, 1):
+            raise ValueError(f"side must be 0 (defence) or 1 (attack), got {side}")
+        cdef Pos* p = &self.p
+        cdef int pbm = 10 * p.pb_mult
+        # outside a defence sweep the chelem term is 0 or +200 (+400 / -200 announced);
+        # outside an attack sweep 0 or -200 (announced: -200)
+        cdef int c = -200 if p.chelem_announced else 0
+        if side == 0:
+            return f_points(p, p.tally.att_pts, p.tally.att_bouts) - pbm + c
+        return f_points(p, p.tally.att_pts + p.live_pts,
+                        p.tally.att_bouts + popcount64(p.live[0] & BOUTS0)) + pbm + c
+
     def bound(self, int x, node_budget=None, deadline=None):
         """The fail-soft result of one zero-window search around x: r >= x proves
         T >= r, r < x proves T <= r (in the objective and the game searched: a relaxed
@@ -3917,6 +4061,108 @@ cdef class TarotCore:
                     r = v
                 if r >= x:
                     break
+        return r
+
+    cdef int sweep_search(self, int side, int x) noexcept nogil:
+        """Score classes: 1 if ``side`` (0 defence, 1 attack) can force taking every
+        trick with a final T at or below x (the defence) / at or above x (the attack),
+        else 0 -- an AND/OR search of the game where not sweeping loses (G_S). Only
+        trick winners, the Petit's trick and the Excuse matter to a sweep, so the table
+        key is the shape key (the live honours left out, as quasi-symmetry's) with what
+        T reads besides: the attack's pile and bouts (a defence sweep changes them only
+        through the Excuse) and, for an attack sweep, the live points it will take."""
+        cdef Pos* p = &self.p
+        cdef int i, j, k, v, r, mine, best = NOMOVE, nskip = 0, s
+        cdef int boundary = p.ntrick == 0
+        cdef uint64_t key = 0, check = 0, w
+        cdef uint64_t shape[2]
+        cdef uint64_t m[2]
+        cdef int moves[32]
+        cdef int skip_lo[32]
+        cdef int skip_top[32]
+        cdef TTEntry* e
+        if self.check_limits():
+            return 0
+        self.nodes += 1
+        if is_over(p):
+            return sweep_final(p, side, x)
+        self.tstat[p.trick_no][0] += 1
+        if boundary:
+            if not sweep_hope(p, side, x):
+                self.tstat[p.trick_no][2] += 1
+                return 0
+            self.tt_key(&check, shape)
+            # every word T reads besides the shape, packed without overlap
+            w = <uint64_t>side | (<uint64_t>p.tally.att_bouts << 1) \
+                | (<uint64_t>p.tally.att_pts << 3) \
+                | (<uint64_t>(p.live_pts if side else 0) << 13) \
+                | (<uint64_t>(x + 32768) << 23)
+            key = mix64(shape[0] ^ (w * <uint64_t>0x9E3779B97F4A7C15) ^ SWSALT)
+            check = mix64b(shape[1] + w + SWSALT)
+            self.tt_probes += 1
+            e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
+            for i in range(2):
+                if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
+                    self.tt_hits += 1
+                    self.tstat[p.trick_no][3] += 1
+                    return e[i].lb
+        elif p.wi >= 0 and p.side[(p.tally.leader + p.wi) % p.n] != side \
+                and p.trick_no < p.total_tricks - 1:
+            # the other side is winning this trick: lost unless a seat of ``side``
+            # still to play to it holds a card that could beat the winner (a higher
+            # card of its suit, or a trump over a plain card); not on the last trick,
+            # which the side's Excuse takes (TAROT-EXC-6)
+            s = p.cur
+            for i in range(p.n - p.ntrick):
+                if p.side[s] == side and (
+                        (p.hand[s][card_word(p.wc)] & ABOVE[p.wc])
+                        or (p.wc >= 22 and (p.hand[s][0] & TRUMPS))):
+                    break
+                s = s + 1 if s + 1 < p.n else 0
+            else:
+                self.tstat[p.trick_no][1] += 1
+                return 0
+        legal_mask(p, m)
+        k = self.order_moves(m, moves, skip_lo, skip_top, &nskip)
+        mine = p.side[p.cur] == side
+        r = 0 if mine else 1
+        for i in range(k):
+            play_card(p, moves[i])
+            v = self.sweep_search(side, x)
+            undo_card(p)
+            if self.aborted:
+                return 0
+            if v == mine:
+                # an OR node's success or an AND node's refutation: a cut
+                r = v
+                best = moves[i]
+                if i == 0:
+                    self.cut_first += 1
+                else:
+                    self.cut_later += 1
+                break
+        if best == NOMOVE:
+            self.no_cut += 1
+        if boundary:
+            e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
+            # slot 0 keeps the deeper entry, slot 1 always replaced (as tt_store)
+            j = (p.total_tricks - p.trick_no) * p.n
+            if e[0].gen != self.tt_gen or e[0].depth <= j:
+                if e[0].gen == self.tt_gen:
+                    e[1] = e[0]
+                e = &e[0]
+            else:
+                e = &e[1]
+            e.key = key
+            e.check = check
+            e.lb = r
+            e.ub = r
+            e.lb_p = 0
+            e.ub_p = 0
+            e.gen = self.tt_gen
+            e.depth = j
+            e.best = NOMOVE
+            e.hon = 0
         return r
 
     cdef void tt_store(self, uint64_t key, uint64_t check, int x, int v,

@@ -567,10 +567,82 @@ def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
     return lo, lo, hi
 
 
+def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
+                   deadline: float | None) -> tuple[int, int]:
+    """(b)'s score classes: the chelem and the petit au bout as probes of their own
+    (the core's ``sweep_probe``, a points-blind AND/OR search of the game where not
+    taking every trick loses). A sweep ends on one of a few values of T
+    (``sweep_values``: the chelem term, the petit au bout or not, the Excuse's
+    return); for each side that has won every trick so far they are probed from the
+    side's worst towards its best: a sweep that holds at x proves T <= x (the
+    defence) / T >= x (the attack); one that fails at x proves it fails up to the next
+    value, so T is beyond that or in a deal the side does not sweep
+    (``sweep_rest_bound``). Where the optimal play is a sweep (a chelem deal) that is
+    T itself, found without the points. ``core``: a core at the position, in the real
+    game with the plain table. Returns the interval proven (what a limit leaves);
+    inside a trick, [lo, hi] as it is (the probes start at trick boundaries)."""
+    if core.trick:
+        return lo, hi
+    start = time.monotonic()
+    n0 = core.stats()["nodes"]
+
+    def probe(side: int, x: int) -> bool | None:
+        spent = core.stats()["nodes"] - n0
+        if node_budget is not None and node_budget - spent <= 0:
+            return None
+        return core.sweep_probe(side, x, node_budget=None if node_budget is None
+                                else node_budget - spent,
+                                deadline=_deadline_left(start, deadline))
+
+    for side in (0, 1):
+        values = core.sweep_values(side)
+        if lo >= hi or not values:
+            continue
+        rest = core.sweep_rest_bound(side)
+        # the side's own end of the interval rules out the values beyond it
+        if side == 0:
+            failed = [v for v in values if v < lo]
+            for v in reversed(values):
+                if v > hi:
+                    continue
+                if v < lo:
+                    break
+                r = probe(0, v)
+                if r is None:
+                    break
+                if not r:
+                    failed.append(v)
+                    break
+                hi = v
+            # no sweep of T below the next value above the last one that failed
+            up = [v for v in values if not failed or v > max(failed)]
+            lo = max(lo, min(min(up), rest) if up else rest)
+        else:
+            failed = [v for v in values if v > hi]
+            for v in values:
+                if v < lo:
+                    continue
+                if v > hi:
+                    break
+                r = probe(1, v)
+                if r is None:
+                    break
+                if not r:
+                    failed.append(v)
+                    break
+                lo = v
+            down = [v for v in values if not failed or v < min(failed)]
+            hi = min(hi, max(max(down), rest) if down else rest)
+    return lo, hi
+
+
 # (a) card by card gets at most this share of the limits left after (a)
 CARD_MADE_SHARE = 0.2
 # (b)'s floor, R_DD's exact T, gets at most this share of the limits left for (b)
 FLOOR_SHARE = 0.25
+# (b)'s score classes (the chelem, the petit au bout) get at most this share of what
+# is left after the floor
+CLASS_SHARE = 0.1
 
 
 def _card_made(core: Any, made: bool, attack: int, node_budget: int | None,
@@ -637,9 +709,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         else one probe a card within a share (CARD_MADE_SHARE) of the limits left;
     (b) the exact T: first R_DD's exact T (``relax_floor``, within FLOOR_SHARE of the
         limits: a proven lower bound, and the value on about half the positions), then
-        bisection on T inside the interval left, the first probe just above that
-        floor, each probe asked in R_D first (``_value_relaxed_first``; off with
-        ``features={"relax_value": False}``: the core's bisection);
+        the score classes (``_sweep_classes``: each side's sweep, the chelem and the
+        petit au bout, by points-blind probes within CLASS_SHARE of the limits left;
+        off with ``features={"sweep_classes": False}``), then bisection on T inside
+        the interval left, the first probe just above that floor, each probe asked in
+        R_D first (``_value_relaxed_first``; off with ``features={"relax_value":
+        False}``: the core's bisection, without the floor and the classes);
     (c) every legal card (``cards``): each card's search bounded by (b)'s value, on
         one thread its probes in R_D first too (the first at (b)'s value), after the
         card's exact T in R_DD where it raises the card's floor (``relax_card_floor``,
@@ -676,6 +751,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_value = features.pop("relax_value", True)
     relax_floor = features.pop("relax_floor", True) and relax_value
     relax_card_floor = features.pop("relax_card_floor", True) and relax_floor
+    sweep_classes = features.pop("sweep_classes", True)
     relax_cards = features.pop("relax_cards", True) and relax_value
     relax_void = features.pop("relax_void", True)
     relax_discard = features.pop("relax_discard", True) and relax_void
@@ -814,6 +890,21 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             floor_core = None
             if fok and fv > t_lo:
                 t_lo, first = fv, fv + 1
+            b, d = left()
+        if sweep_classes and t_lo < t_hi:
+            # the chelem and the petit au bout first, within CLASS_SHARE of the limits
+            # (a sweep decided by the points-blind probes; elsewhere they stop at once:
+            # the other side has a sure trump trick)
+            class_core = new_core("T")
+            class_core.set_features(**{**features, "partition": False})
+            t_lo, t_hi = run("value classes", lambda: _sweep_classes(
+                class_core, t_lo, t_hi,
+                None if b is None else int(b * CLASS_SHARE),
+                None if d is None else d * CLASS_SHARE))
+            charge(class_core)
+            class_core = None
+            if first is not None and first > t_hi:
+                first = None
             b, d = left()
         value, t_lo, t_hi = run("value", lambda: _value_relaxed_first(
             core, relaxed, t_lo, t_hi, b, d, first=first))
