@@ -2951,12 +2951,10 @@ cdef class TarotCore:
         a final T <= x (the defence) / >= x (the attack)? True proves T <= x / T >= x
         in the real game; False proves that the other side can prevent it, so T is
         then beyond x or in a deal that ``side`` did not sweep (``sweep_rest_bound``).
-        None if a limit stopped it. Exact (no horizon), in the real game, from a trick
-        boundary; the plain table only (``set_features(partition=False)``)."""
+        None if a limit stopped it. Exact (no horizon), in the real game (also from
+        inside a trick); the plain table only (``set_features(partition=False)``)."""
         if side not in (0, 1):
             raise ValueError(f"side must be 0 (defence) or 1 (attack), got {side}")
-        if self.p.ntrick != 0:
-            raise ValueError("sweep probes start at a trick boundary")
         if self.p.relax != RELAX_NONE:
             raise ValueError("sweep probes search the real game: set_relax('none')")
         if self.use_part or not self.use_tt:
@@ -2972,23 +2970,47 @@ cdef class TarotCore:
             return None
         return r == 1
 
+    cdef void trick_so_far(self, int side, int* pts, int* bouts, int* other_ex,
+                           int* petit) noexcept:
+        """The current trick's cards (sweeps from inside a trick): their doubled
+        points and bouts, whether the Excuse among them is the other side's (it goes
+        back to it, TAROT-EXC-3/4), whether the Petit is among them."""
+        cdef Pos* p = &self.p
+        cdef int i, c, base = p.ply - p.ntrick
+        pts[0] = bouts[0] = other_ex[0] = petit[0] = 0
+        for i in range(p.ntrick):
+            c = p.played[base + i]
+            if c >= NCARDS:
+                continue
+            pts[0] += PTS[c]
+            bouts[0] += IS_BOUT[c]
+            if c == EXCUSE and p.side[(p.tally.leader + i) % p.n] != side:
+                other_ex[0] = 1
+            elif c == PETIT:
+                petit[0] = 1
+
     def sweep_values(self, int side):
         """Every final T a sweep by ``side`` can end with from here (sorted; empty if
         the other side has won a trick): the chelem term, the petit au bout for the
         side or not (while open), and the attack's pile: as it is for a defence sweep,
         plus the Excuse's return (TAROT-EXC-3/4: 8 half points and a bout) if the
-        attack holds it; with every live card for an attack sweep, less the defence's
-        Excuse returned to it (TAROT-EXC-3/4), unless played to the last trick
-        (TAROT-EXC-5)."""
+        attack holds it; with every live card (and the current trick's) for an attack
+        sweep, less the defence's Excuse returned to it (TAROT-EXC-3/4), unless played
+        to the last trick (TAROT-EXC-5). Inside a trick the list may hold a value no
+        sweep reaches (the petit au bout counted open while the Petit is in the
+        trick): a superset, which is what analyse's deductions need."""
         if side not in (0, 1):
             raise ValueError(f"side must be 0 (defence) or 1 (attack), got {side}")
-        if self.p.ntrick != 0:
-            raise ValueError("sweep values are taken at a trick boundary")
         cdef Pos* p = &self.p
         if is_over(p) or (p.tally.att_tricks if side == 0 else p.tally.def_tricks) > 0:
             return []
-        cdef int other_ex = (p.side_live[1 - side][0] & EXBIT) != 0
-        cdef int pb_open = petit_au_bout_open(p, side)
+        cdef int tp, tb, tex, tpetit
+        self.trick_so_far(side, &tp, &tb, &tex, &tpetit)
+        cdef int other_ex = (p.side_live[1 - side][0] & EXBIT) != 0 or tex
+        cdef int pb_open = petit_au_bout_open(p, side) if p.ntrick == 0 else (
+            (p.live[0] & (<uint64_t>1 << PETIT)) != 0 or tpetit
+            or (p.tally.petit_trick == p.trick_no - 1
+                and p.trick_no == p.total_tricks - 1))
         cdef int e, q, pts, bouts
         out = set()
         for e in range(2 if other_ex else 1):
@@ -2996,8 +3018,8 @@ cdef class TarotCore:
                 pts = p.tally.att_pts + 8 * e
                 bouts = p.tally.att_bouts + e
             else:
-                pts = p.tally.att_pts + p.live_pts - 8 * e
-                bouts = p.tally.att_bouts + popcount64(p.live[0] & BOUTS0) - e
+                pts = p.tally.att_pts + p.live_pts + tp - 8 * e
+                bouts = p.tally.att_bouts + popcount64(p.live[0] & BOUTS0) + tb - e
             for q in range(2 if pb_open else 1):
                 if side == 0:
                     out.add(f_points(p, pts, bouts) - 200 - 10 * p.pb_mult * q)
@@ -3010,20 +3032,23 @@ cdef class TarotCore:
         """The bound of T over the deals ``side`` does not sweep from here: the least
         T of any end the defence does not sweep (side 0), the greatest of any end the
         attack does not sweep (side 1), from the attack's pile now (the least) or with
-        every live card (the greatest), the petit au bout either way and the chelem
-        term's extreme outside the sweep. With ``sweep_probe``: False at x proves T >= min(x + 1,
-        this) (side 0) / T <= max(x - 1, this) (side 1)."""
+        every live card and the current trick's (the greatest), the petit au bout
+        either way and the chelem term's extreme outside the sweep. With
+        ``sweep_probe``: False at x proves T >= min(x + 1, this) (side 0) /
+        T <= max(x - 1, this) (side 1)."""
         if side not in (0, 1):
             raise ValueError(f"side must be 0 (defence) or 1 (attack), got {side}")
         cdef Pos* p = &self.p
         cdef int pbm = 10 * p.pb_mult
+        cdef int tp, tb, tex, tpetit
+        self.trick_so_far(side, &tp, &tb, &tex, &tpetit)
         # outside a defence sweep the chelem term is 0 or +200 (+400 / -200 announced);
         # outside an attack sweep 0 or -200 (announced: -200)
         cdef int c = -200 if p.chelem_announced else 0
         if side == 0:
             return f_points(p, p.tally.att_pts, p.tally.att_bouts) - pbm + c
-        return f_points(p, p.tally.att_pts + p.live_pts,
-                        p.tally.att_bouts + popcount64(p.live[0] & BOUTS0)) + pbm + c
+        return f_points(p, p.tally.att_pts + p.live_pts + tp,
+                        p.tally.att_bouts + popcount64(p.live[0] & BOUTS0) + tb) + pbm + c
 
     def bound(self, int x, node_budget=None, deadline=None):
         """The fail-soft result of one zero-window search around x: r >= x proves

@@ -44,13 +44,14 @@ def sweeps(st: rules.TarotState, side: int, x: int, memo: dict) -> bool:
     return out
 
 
-def sweep_endgames(n: int, count: int, seed: int):
-    """Endgames at a trick boundary, kept where some side has won no trick yet (the
-    others are answered by the first test of the probe and say little)."""
+def sweep_endgames(n: int, count: int, seed: int, inside: bool = False):
+    """Endgames at a trick boundary (``inside``: some inside a trick too), kept where
+    some side has won no trick yet (the others are answered by the first test of the
+    probe and say little)."""
     rng = random.Random(seed)
     while count:
         st = random_endgame(rng, n, rng.choice((2, 3)))
-        if st.trick or st.phase == "over":
+        if (st.trick and not inside) or st.phase == "over":
             continue
         if min(st.tricks_won) > 0:
             continue
@@ -64,7 +65,7 @@ def test_sweep_probe_equals_brute_force(n):
     exact T and at the extremes (the class alone), both sides, with and without the
     petit au bout deciding (TAROT-SCORE-5, TAROT-SCORE-3, TAROT-EXC-6)."""
     seen = {True: 0, False: 0}
-    for st in sweep_endgames(n, 60, seed=2390 + n):
+    for st in sweep_endgames(n, 60, seed=2390 + n, inside=True):
         t = brute_force(st, {})
         core = face.from_state(st, tt_bits=12)
         core.set_features(partition=False)
@@ -83,7 +84,7 @@ def test_sweep_answers_bound_the_exact_T(n):
     """What analyse concludes from a probe holds: True at x proves T <= x (defence) /
     T >= x (attack); False proves T >= min(x + 1, rest) / T <= max(x - 1, rest), rest
     being sweep_rest_bound (the extreme T of the ends the side does not sweep)."""
-    for st in sweep_endgames(n, 40, seed=2395 + n):
+    for st in sweep_endgames(n, 40, seed=2395 + n, inside=True):
         t = brute_force(st, {})
         core = face.from_state(st, tt_bits=12)
         core.set_features(partition=False)
@@ -101,7 +102,7 @@ def test_sweep_answers_bound_the_exact_T(n):
 
 def test_sweep_probe_rejects_what_it_does_not_search():
     """Clear errors: a side other than 0 / 1, the partition table, a relaxed game, a
-    position inside a trick."""
+    threshold out of range."""
     st = next(sweep_endgames(4, 1, seed=2399))
     core = face.from_state(st, tt_bits=12)
     with pytest.raises(ValueError, match="plain table"):
@@ -113,9 +114,8 @@ def test_sweep_probe_rejects_what_it_does_not_search():
     with pytest.raises(ValueError, match="real game"):
         core.sweep_probe(0, 0)
     core.set_relax("none")
-    core.play(TAROT_DECK.cards(core.legal_mask())[0])
-    with pytest.raises(ValueError, match="trick boundary"):
-        core.sweep_probe(0, 0)
+    with pytest.raises(ValueError, match="threshold"):
+        core.sweep_probe(0, 10**6)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
@@ -125,7 +125,7 @@ def test_sweep_values_hold_every_sweep_end(n):
     brute-force AND/OR answer, are among them; and T itself is among them whenever
     the deal's optimal play is a sweep (TAROT-SCORE-5, TAROT-SCORE-3, TAROT-EXC-3..6)."""
     found = 0
-    for st in sweep_endgames(n, 40, seed=2380 + n):
+    for st in sweep_endgames(n, 40, seed=2380 + n, inside=True):
         core = face.from_state(st, tt_bits=12)
         core.set_features(partition=False)
         core.set_objective("T")
@@ -158,7 +158,7 @@ def test_score_classes_narrow_T_soundly(n):
     optimal play is a sweep (a chelem, with or without the petit au bout)."""
     from solver.dd import tarot as ddt
     exact = narrowed = 0
-    for st in sweep_endgames(n, 40, seed=2370 + n):
+    for st in sweep_endgames(n, 40, seed=2370 + n, inside=True):
         t = brute_force(st, {})
         core = face.from_state(st, tt_bits=12)
         core.set_features(partition=False)
@@ -166,7 +166,7 @@ def test_score_classes_narrow_T_soundly(n):
         blo, bhi = core.bounds()
         for lo, hi in ((blo, bhi), (max(blo, t - 10), min(bhi, t + 30)),
                        (max(blo, t - 30), min(bhi, t + 10))):
-            nlo, nhi = ddt._sweep_classes(core, lo, hi, None, None)
+            nlo, nhi, _ = ddt._sweep_classes(core, lo, hi, None, None)
             assert lo <= nlo <= t <= nhi <= hi, (lo, hi, nlo, nhi, t)
             narrowed += (nlo, nhi) != (lo, hi)
             exact += nlo == nhi
@@ -191,3 +191,28 @@ def test_sweep_through_the_excuse_on_the_last_trick():
     for card in ("KS", "4S", "2S", "6S", "EX", "3S", "T21", "5S"):
         core.play(c(card))
     assert core.counts()["att_tricks"] == 0 and core.counts()["exc6"] == 1
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_card_classes_hold_each_cards_T(n):
+    """analyse's per-card class step (_card_classes): each legal card's interval holds
+    the brute-force T after that card, and pins it on the cards whose optimal
+    continuation is a sweep (which cards keep a chelem, TAROT-SCORE-5)."""
+    from solver.dd import tarot as ddt
+    from solver.games.base import Move
+    pinned = cards = 0
+    for st in sweep_endgames(n, 25, seed=2360 + n, inside=True):
+        core = face.from_state(st, tt_bits=12)
+        core.set_features(partition=False)
+        core.set_objective("T")
+        got = ddt._card_classes(core, None, None)
+        for card in TAROT_DECK.cards(rules.legal_cards(st.hands[st.to_act], st.trick,
+                                                       st.lead_forbidden())):
+            play_legal(st, card)
+            t = brute_force(st, {})
+            st.undo()
+            lo, hi = got[Move("card", card)]
+            assert lo <= t <= hi, (card, lo, hi, t)
+            pinned += lo == hi
+            cards += 1
+    assert cards > 50 and pinned > 10

@@ -176,7 +176,9 @@ def proven_card_bounds(state: GameState, a: ddt.TarotAnalysis, move: Any,
     position's proven T bounds it on one side (the side to play picks the best card:
     the attack's cards are worth at most the position, the defence's at least), and
     its made answer (a) on the other (TAROT-SCORE-1: a made contract's T is at least
-    the least made one, a failed one's at most the greatest failed one)."""
+    the least made one, a failed one's at most the greatest failed one), and the
+    interval the score classes proved for it (``card_bounds``: which cards keep a
+    chelem or a petit au bout)."""
     lo, hi = (None, a.upper) if attack else (a.lower, None)
     made = a.card_made.get(move)
     if made is not None:
@@ -185,6 +187,10 @@ def proven_card_bounds(state: GameState, a: ddt.TarotAnalysis, move: Any,
             lo = least_made if lo is None else max(lo, least_made)
         else:
             hi = most_failed if hi is None else min(hi, most_failed)
+    if move in a.card_bounds:
+        clo, chi = a.card_bounds[move]
+        lo = clo if lo is None else max(lo, clo)
+        hi = chi if hi is None else min(hi, chi)
     return lo, hi
 
 

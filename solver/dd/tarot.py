@@ -298,7 +298,9 @@ class TarotAnalysis:
     ``line``: the optimal line's moves; ``stopped``: which limit ended the analysis
     ('node_budget' or 'deadline') and ``stage`` the question it was on; ``steps``:
     (question, seconds, nodes) of each search run. ``card_made``: (a) for each legal
-    card, made or not after it (None: not proven within its share of the limits)."""
+    card, made or not after it (None: not proven within its share of the limits);
+    ``card_bounds``: the T interval the score classes proved for a card (only where a
+    sweep decides part of the deal)."""
 
     made: bool | None
     margin_lower: int
@@ -314,6 +316,7 @@ class TarotAnalysis:
     stage: str | None = None
     steps: list[tuple[str, float, int]] = field(default_factory=list)
     card_made: dict[Move, bool | None] = field(default_factory=dict)
+    card_bounds: dict[Move, tuple[int, int]] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -568,7 +571,7 @@ def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
 
 
 def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
-                   deadline: float | None) -> tuple[int, int]:
+                   deadline: float | None) -> tuple[int, int, bool]:
     """(b)'s score classes: the chelem and the petit au bout as probes of their own
     (the core's ``sweep_probe``, a points-blind AND/OR search of the game where not
     taking every trick loses). A sweep ends on one of a few values of T
@@ -578,13 +581,13 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
     defence) / T >= x (the attack); one that fails at x proves it fails up to the next
     value, so T is beyond that or in a deal the side does not sweep
     (``sweep_rest_bound``). Where the optimal play is a sweep (a chelem deal) that is
-    T itself, found without the points. ``core``: a core at the position, in the real
-    game with the plain table. Returns the interval proven (what a limit leaves);
-    inside a trick, [lo, hi] as it is (the probes start at trick boundaries)."""
-    if core.trick:
-        return lo, hi
+    T itself, found without the points. ``core``: a core at the position (a trick
+    boundary or inside a trick), in the real game with the plain table. Returns the
+    interval proven (what a limit leaves) and whether some side's sweep held (the
+    classes decide part of the deal)."""
     start = time.monotonic()
     n0 = core.stats()["nodes"]
+    held = False
 
     def probe(side: int, x: int) -> bool | None:
         spent = core.stats()["nodes"] - n0
@@ -613,7 +616,7 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
                 if not r:
                     failed.append(v)
                     break
-                hi = v
+                hi, held = v, True
             # no sweep of T below the next value above the last one that failed
             up = [v for v in values if not failed or v > max(failed)]
             lo = max(lo, min(min(up), rest) if up else rest)
@@ -630,10 +633,31 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
                 if not r:
                     failed.append(v)
                     break
-                lo = v
+                lo, held = v, True
             down = [v for v in values if not failed or v < min(failed)]
             hi = min(hi, max(max(down), rest) if down else rest)
-    return lo, hi
+    return lo, hi, held
+
+
+def _card_classes(core: Any, node_budget: int | None,
+                  deadline: float | None) -> dict[Move, tuple[int, int]]:
+    """Each legal card's T interval from the score classes (``_sweep_classes`` after
+    the card, from its bounds), within an equal part of the limits a card: where a
+    sweep decides the deal, which cards keep the chelem (and the petit au bout) and
+    which lose it, before (b)'s bisection takes the rest of the limits."""
+    start = time.monotonic()
+    legal = face.cards_of(core.legal_mask())
+    out: dict[Move, tuple[int, int]] = {}
+    for i, c in enumerate(legal):
+        nodes = None if node_budget is None else node_budget // len(legal)
+        secs = None if deadline is None else \
+            max(0.0, deadline - (time.monotonic() - start)) / (len(legal) - i)
+        core.play(c)
+        lo, hi = core.bounds()
+        lo, hi, _ = _sweep_classes(core, lo, hi, nodes, secs)
+        core.undo()
+        out[Move("card", c)] = (lo, hi)
+    return out
 
 
 # (a) card by card gets at most this share of the limits left after (a)
@@ -643,6 +667,9 @@ FLOOR_SHARE = 0.25
 # (b)'s score classes (the chelem, the petit au bout) get at most this share of what
 # is left after the floor
 CLASS_SHARE = 0.1
+# ... and where a sweep held, the cards' classes this share of what is left then
+# (where a sweep decides the deal, which cards keep it is the analyst's question)
+CARD_CLASS_SHARE = 0.5
 
 
 def _card_made(core: Any, made: bool, attack: int, node_budget: int | None,
@@ -803,10 +830,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         return _budget_left(core, node_budget, 0), _deadline_left(start, deadline)
 
     card_made: dict[Move, bool | None] = {}
+    card_bounds: dict[Move, tuple[int, int]] = {}
 
     def result(stage: str | None, stopped: str | None, **kw: Any) -> TarotAnalysis:
         base = dict(made=None, margin_lower=m_lo, margin_upper=m_hi, value=None,
-                    lower=t_lo, upper=t_hi, cards={}, line=None, card_made=card_made)
+                    lower=t_lo, upper=t_hi, cards={}, line=None, card_made=card_made,
+                    card_bounds=card_bounds)
         base.update(kw)
         return TarotAnalysis(nodes=core.stats()["nodes"] + extra_nodes,
                              seconds=time.monotonic() - start,
@@ -897,11 +926,19 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             # the other side has a sure trump trick)
             class_core = new_core("T")
             class_core.set_features(**{**features, "partition": False})
-            t_lo, t_hi = run("value classes", lambda: _sweep_classes(
+            t_lo, t_hi, held = run("value classes", lambda: _sweep_classes(
                 class_core, t_lo, t_hi,
                 None if b is None else int(b * CLASS_SHARE),
                 None if d is None else d * CLASS_SHARE))
-            charge(class_core)
+            seen = charge(class_core)
+            if held and cards:
+                # a sweep decides part of the deal: each card's interval from the
+                # classes too, within CARD_CLASS_SHARE of what is left
+                b, d = left()
+                card_bounds.update(run("card classes", lambda: _card_classes(
+                    class_core, None if b is None else int(b * CARD_CLASS_SHARE),
+                    None if d is None else d * CARD_CLASS_SHARE)))
+                charge(class_core, seen)
             class_core = None
             if first is not None and first > t_hi:
                 first = None
