@@ -404,10 +404,14 @@ trick (two with S's Excuse, TAROT-EXC-6) or T's best sweep is on the wrong side 
 the threshold. A sweep ends on one of a few T values (sweep_values), probed from S's
 worst: a hold proves T beyond it, a fail proves no sweep up to the next value, so T is
 there or in an end S does not sweep (sweep_rest_bound). The sample deal's defence
-chelem (examples/tarot4.txt, 18 left) in 15M nodes, 0.7 s (the bisection had needed
-3e9 nodes for [-374, -354]); its petit au bout on top stays open at 4e8 (the proof is
-refuting every defence line, 75 % of its cut boundaries after the attack won a
-trick). At the 150 benchmark first leads the class step costs a median 6-24 nodes and
+chelem (examples/tarot4.txt, 18 left) in 15M nodes, 0.7 s; with the refuting side's
+lowest plain card where the trick's winner already beats its suit (``sweep_low``,
+sweep_lowest: a plain card's rank binds no other seat, so keeping the higher one is
+never worse for the side that must win one trick; the proving side too when it is one
+seat) 0.84M nodes (x18). Its petit au bout on top stays open at 4e8 (the search is
+refuting every defence line, 75 % of its cut boundaries after the attack won a trick;
+along a line where the defence sweeps it is proven at 12 left in 1.2M nodes, open at
+13 left at 1e8). At the 150 benchmark first leads the class step costs a median 6-24 nodes and
 tightens (b)'s interval on 148 (the other side's sure trump trick rules out a chelem
 term at once); at 12-13 left both sides have won tricks and it does not run.
 """
@@ -1239,6 +1243,48 @@ cdef inline int sweep_hope(Pos* p, int side, int x) noexcept nogil:
                     p.tally.att_bouts + popcount64(p.live[0] & BOUTS0)) \
         + (400 if p.chelem_announced else 200) + 10 * p.pb_mult * petit_au_bout_open(p, 1)
     return best >= x
+
+
+cdef int sweep_lowest(Pos* p, uint64_t legal1, int* moves, int k) noexcept nogil:
+    """Sweep probes, the refuting side to play to a trick whose winning card so far
+    beats all its legal cards of a plain suit: of that suit only the lowest. Whichever
+    it plays the trick's winner stays, and keeping the higher card is never worse for
+    the side that wants to win a trick or spoil the sweep: a plain card's rank binds no
+    other seat's play (only trumps must be overtrumped, TAROT-PLAY-4), so playing the
+    kept higher card wherever the other line plays the lower one leaves every other
+    seat the same choices and each trick's outcome the same or won; and the points it
+    gives a lost trick are not in a sweep's T (only the attack's pile is, and a
+    defence sweep's attack pile takes no lost trick). Not the trumps (overtrumping
+    changes the other seats' choices)."""
+    cdef int i, j = 0, c, su, wc = p.wc
+    cdef uint64_t blk, low = 0, beaten = 0
+    for su in range(4):
+        blk = legal1 & (SUIT0 << (14 * su))
+        if not blk:
+            continue
+        # the winner beats the suit's highest legal card: a trump, or a higher card
+        # of its own suit, or any card of another suit (a discard)
+        if wc < 21 or SUIT[wc] != su or wc - 22 > highest_bit(blk):
+            beaten |= blk
+            low |= blk & (~blk + 1)
+    if not beaten:
+        return k
+    for i in range(k):
+        c = moves[i]
+        if c >= 22 and c < NCARDS and (beaten >> (c - 22)) & 1:
+            # the suit's lowest in the place of its first card searched
+            blk = low & (SUIT0 << (14 * SUIT[c]))
+            if not blk:
+                continue
+            low &= ~blk
+            c = 22 + lowest_bit(blk)
+        moves[j] = c
+        j += 1
+    while low:
+        moves[j] = 22 + lowest_bit(low)
+        low &= low - 1
+        j += 1
+    return j
 
 
 cdef inline int sweep_final(Pos* p, int side, int x) noexcept nogil:
@@ -2291,6 +2337,8 @@ cdef class TarotCore:
     cdef int att_trumps_last  # made proofs: the attack's trump leads that may lose, last
     cdef int use_part       # partition search: table entries for classes (PEntry)
     cdef int use_quasi      # quasi-symmetry: shape entries in the plain table
+    cdef int use_sweep_low  # sweep probes: the refuting side's lowest plain card (sweep_lowest)
+    cdef int sweep_one_seat # the side a sweep probe proves for has one seat
     cdef int saved_part     # set_relax: merge2 is off while relaxed (it reads the pips'
     cdef int saved_merge2   # ranks), partition search frees every pip; restored after
     cdef int use_relax_part # partition search inside the relaxed games (set_features)
@@ -2454,6 +2502,7 @@ cdef class TarotCore:
         self.use_lowest = 1
         self.use_part = 1
         self.use_quasi = 1
+        self.use_sweep_low = 1
         self.p.sure_ex = 1
         self.p.sure_trumps = 1
         self.p.sure_lead = 1
@@ -2487,7 +2536,7 @@ cdef class TarotCore:
                      bint sure_won=True, bint sure_petit=True, bint relax_part=False,
                      bint mobility=True, bint merge2_relaxed=True, bint void=True,
                      bint lowest=True, bint sure_owed=True, bint sure_owed_tricks=True,
-                     bint quasi=True):
+                     bint quasi=True, bint sweep_low=True):
         """Switch search techniques on/off (for measurements and cross-checks);
         ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False,
         partition=False, sure_match=False, sure_won=False, sure_petit=False`` is the
@@ -2508,7 +2557,9 @@ cdef class TarotCore:
         plain minimax of a relaxed game has it too): the side a relaxed game's proofs
         run against (the attack below the real game, the defence in R_A) plays only its
         lowest card of a plain suit into a trick it surely loses (order_moves).
-        ``quasi``: quasi-symmetry shape entries in the plain table (see HON_LESS)."""
+        ``quasi``: quasi-symmetry shape entries in the plain table (see HON_LESS).
+        ``sweep_low``: sweep probes search only the refuting side's lowest card of a
+        plain suit the trick's winner already beats (sweep_lowest)."""
         self.use_tt = tt
         self.use_merge = merge
         self.use_bounds = bounds
@@ -2519,6 +2570,7 @@ cdef class TarotCore:
         self.use_void = void
         self.use_lowest = lowest
         self.use_quasi = quasi
+        self.use_sweep_low = sweep_low
         if self.p.relax == RELAX_NONE:
             self.use_merge2 = merge2
             self.use_part = partition
@@ -2963,7 +3015,10 @@ cdef class TarotCore:
         if not -32768 <= x < 32768:
             raise ValueError(f"threshold out of range: {x}")
         self._arm(node_budget, deadline)
-        cdef int r
+        cdef int r, i, seats = 0
+        for i in range(self.p.n):
+            seats += self.p.side[i] == side
+        self.sweep_one_seat = seats == 1
         with nogil:
             r = self.sweep_search(side, x)
         if self.aborted:
@@ -4150,6 +4205,10 @@ cdef class TarotCore:
         legal_mask(p, m)
         k = self.order_moves(m, moves, skip_lo, skip_top, &nskip)
         mine = p.side[p.cur] == side
+        if p.wc >= 0 and self.use_sweep_low and (not mine or self.sweep_one_seat):
+            # (the proving side too when it is one seat: which of its seats wins a
+            # trick is then no question)
+            k = sweep_lowest(p, m[1], moves, k)
         r = 0 if mine else 1
         for i in range(k):
             play_card(p, moves[i])
