@@ -401,7 +401,8 @@ trick, is searched as an AND/OR tree: only trick winners, the Petit's trick and 
 Excuse matter there, so the key is the shape key (no honours) with the few words T
 still reads, and a boundary is refuted at once when the other side has a sure trump
 trick (two with S's Excuse, TAROT-EXC-6) or T's best sweep is on the wrong side of
-the threshold. A sweep ends on one of a few T values (sweep_values), probed from S's
+the threshold; value_bounds decide it too (T held from the threshold past every end
+S does not sweep is a sweep: strong-taker deals whose chelem the bounds see). A sweep ends on one of a few T values (sweep_values), probed from S's
 worst: a hold proves T beyond it, a fail proves no sweep up to the next value, so T is
 there or in an end S does not sweep (sweep_rest_bound). The sample deal's defence
 chelem (examples/tarot4.txt, 18 left) in 15M nodes, 0.7 s; with the refuting side's
@@ -1285,6 +1286,19 @@ cdef int sweep_lowest(Pos* p, uint64_t legal1, int* moves, int k) noexcept nogil
         low &= low - 1
         j += 1
     return j
+
+
+cdef inline int sweep_rest(Pos* p, int side, int tp, int tb) noexcept nogil:
+    """The extreme T of the ends ``side`` does not sweep (sweep_rest_bound): the
+    least for the defence (the attack's pile as it is, the petit au bout against it,
+    the chelem term's least outside a defence sweep), the greatest for the attack
+    (every live card and the current trick's ``tp`` points / ``tb`` bouts)."""
+    cdef int c = -200 if p.chelem_announced else 0
+    if side == 0:
+        return f_points(p, p.tally.att_pts, p.tally.att_bouts) - 10 * p.pb_mult + c
+    return f_points(p, p.tally.att_pts + p.live_pts + tp,
+                    p.tally.att_bouts + popcount64(p.live[0] & BOUTS0) + tb) \
+        + 10 * p.pb_mult + c
 
 
 cdef inline int sweep_final(Pos* p, int side, int x) noexcept nogil:
@@ -3012,6 +3026,8 @@ cdef class TarotCore:
         if self.use_part or not self.use_tt:
             raise ValueError("sweep probes use the plain table: "
                              "set_features(partition=False)")
+        if self.p.objective != OBJ_T:
+            raise ValueError("sweep probes bound T: set_objective('T')")
         if not -32768 <= x < 32768:
             raise ValueError(f"threshold out of range: {x}")
         self._arm(node_budget, deadline)
@@ -3093,17 +3109,11 @@ cdef class TarotCore:
         T <= max(x - 1, this) (side 1)."""
         if side not in (0, 1):
             raise ValueError(f"side must be 0 (defence) or 1 (attack), got {side}")
-        cdef Pos* p = &self.p
-        cdef int pbm = 10 * p.pb_mult
         cdef int tp, tb, tex, tpetit
         self.trick_so_far(side, &tp, &tb, &tex, &tpetit)
         # outside a defence sweep the chelem term is 0 or +200 (+400 / -200 announced);
         # outside an attack sweep 0 or -200 (announced: -200)
-        cdef int c = -200 if p.chelem_announced else 0
-        if side == 0:
-            return f_points(p, p.tally.att_pts, p.tally.att_bouts) - pbm + c
-        return f_points(p, p.tally.att_pts + p.live_pts + tp,
-                        p.tally.att_bouts + popcount64(p.live[0] & BOUTS0) + tb) + pbm + c
+        return sweep_rest(&self.p, side, tp, tb)
 
     def bound(self, int x, node_budget=None, deadline=None):
         """The fail-soft result of one zero-window search around x: r >= x proves
@@ -4152,7 +4162,7 @@ cdef class TarotCore:
         T reads besides: the attack's pile and bouts (a defence sweep changes them only
         through the Excuse) and, for an attack sweep, the live points it will take."""
         cdef Pos* p = &self.p
-        cdef int i, j, k, v, r, mine, best = NOMOVE, nskip = 0, s
+        cdef int i, j, k, v, r, mine, best = NOMOVE, nskip = 0, s, lo, hi
         cdef int boundary = p.ntrick == 0
         cdef uint64_t key = 0, check = 0, w
         cdef uint64_t shape[2]
@@ -4171,6 +4181,20 @@ cdef class TarotCore:
             if not sweep_hope(p, side, x):
                 self.tstat[p.trick_no][2] += 1
                 return 0
+            # the bounds of T: an end beyond x on the side's side that no end it does
+            # not sweep reaches (past sweep_rest) is a sweep, so bounds that force T
+            # there prove the sweep; bounds that keep T from x refute it
+            value_bounds(p, &lo, &hi)
+            if side == 0:
+                if lo > x:
+                    return 0
+                if hi <= x and x < sweep_rest(p, 0, 0, 0):
+                    return 1
+            else:
+                if hi < x:
+                    return 0
+                if lo >= x and x > sweep_rest(p, 1, 0, 0):
+                    return 1
             self.tt_key(&check, shape)
             # every word T reads besides the shape, packed without overlap
             w = <uint64_t>side | (<uint64_t>p.tally.att_bouts << 1) \

@@ -577,7 +577,8 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
     taking every trick loses). A sweep ends on one of a few values of T
     (``sweep_values``: the chelem term, the petit au bout or not, the Excuse's
     return); for each side that has won every trick so far they are probed from the
-    side's worst towards its best: a sweep that holds at x proves T <= x (the
+    side's worst towards its best, strictly inside (lo, hi) (its ends are proven
+    already): a sweep that holds at x proves T <= x (the
     defence) / T >= x (the attack); one that fails at x proves it fails up to the next
     value, so T is beyond that or in a deal the side does not sweep
     (``sweep_rest_bound``). Where the optimal play is a sweep (a chelem deal) that is
@@ -606,8 +607,8 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
         if side == 0:
             failed = [v for v in values if v < lo]
             for v in reversed(values):
-                if v > hi:
-                    continue
+                if v >= hi:
+                    continue        # T <= hi is known: nothing to prove there
                 if v < lo:
                     break
                 r = probe(0, v)
@@ -623,8 +624,8 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
         else:
             failed = [v for v in values if v > hi]
             for v in values:
-                if v < lo:
-                    continue
+                if v <= lo:
+                    continue        # T >= lo is known
                 if v > hi:
                     break
                 r = probe(1, v)
@@ -666,7 +667,7 @@ CARD_MADE_SHARE = 0.2
 FLOOR_SHARE = 0.25
 # (b)'s score classes (the chelem, the petit au bout) get at most this share of what
 # is left after the floor
-CLASS_SHARE = 0.1
+CLASS_SHARE = 0.03
 # ... and where a sweep held, the cards' classes this share of what is left then
 # (where a sweep decides the deal, which cards keep it is the analyst's question)
 CARD_CLASS_SHARE = 0.5
