@@ -4224,7 +4224,6 @@ cdef class TarotCore:
                     break
                 s = s + 1 if s + 1 < p.n else 0
             else:
-                self.tstat[p.trick_no][1] += 1
                 return 0
         legal_mask(p, m)
         k = self.order_moves(m, moves, skip_lo, skip_top, &nskip)
