@@ -75,7 +75,7 @@ def main() -> None:
                 "players": n, "search": version, "positions": len(per),
                 "exact_T": sum(r[f"{version}_width"] == 0 for r in per),
                 "budget": f"{budget:.2g}",
-                "median_nodes": statistics.median(r[f"{version}_nodes"] for r in per),
+                "median_nodes": int(statistics.median(r[f"{version}_nodes"] for r in per)),
                 "summed_width": sum(r[f"{version}_width"] for r in per),
                 "narrower": sum(r[f"{version}_width"] < r[f"{other}_width"]
                                 for r in per for other in VERSIONS if other != version)})

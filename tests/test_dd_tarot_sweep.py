@@ -102,7 +102,7 @@ def test_sweep_answers_bound_the_exact_T(n):
 
 def test_sweep_probe_rejects_what_it_does_not_search():
     """Clear errors: a side other than 0 / 1, the partition table, a relaxed game, a
-    threshold out of range."""
+    threshold out of range, the margin objective."""
     st = next(sweep_endgames(4, 1, seed=2399))
     core = face.from_state(st, tt_bits=12)
     with pytest.raises(ValueError, match="plain table"):
@@ -116,6 +116,9 @@ def test_sweep_probe_rejects_what_it_does_not_search():
     core.set_relax("none")
     with pytest.raises(ValueError, match="threshold"):
         core.sweep_probe(0, 10**6)
+    core.set_objective("margin")
+    with pytest.raises(ValueError, match="bound T"):
+        core.sweep_probe(0, 0)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
