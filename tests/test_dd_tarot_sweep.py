@@ -219,3 +219,19 @@ def test_card_classes_hold_each_cards_T(n):
             pinned += lo == hi
             cards += 1
     assert cards > 50 and pinned > 10
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_analyse_reports_a_chelem_only_where_one_is_forced(n):
+    """analyse's ``chelem`` (the side the score classes proved able to take every
+    trick, TAROT-SCORE-5) is one the exhaustive AND/OR search confirms, and its exact T
+    is still the brute-force one."""
+    from solver.dd import tarot as ddt
+    reported = 0
+    for st in sweep_endgames(n, 80, seed=2350 + n, inside=True):
+        a = ddt.analyse(st, tt_bits=12, cards=False, line=False)
+        assert a.value == brute_force(st, {})
+        if a.chelem is not None:
+            assert sweeps(st, a.chelem, 10**4 if a.chelem == 0 else -10**4, {})
+            reported += 1
+    assert reported > 3

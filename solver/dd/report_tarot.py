@@ -100,10 +100,10 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     if missing and not estimates:
         for move in missing:
             # a card is worth at most the position for the attack, at least for the
-            # defence; its side probe and its R_DD value may have proven more
-            bounds = [None, a.upper] if attack else [a.lower, None]
-            bounds = list(narrow(*narrow(bounds[0], bounds[1], sides.get(move.value)),
-                                 relaxed_floor(move)))
+            # defence (proven_card_bounds, with its made answer and score classes);
+            # its side probe and its R_DD value may have proven more
+            bounds = list(narrow(*narrow(*proven_card_bounds(state, a, move, attack),
+                                         sides.get(move.value)), relaxed_floor(move)))
             rows.append({"move": state.move_token(move), "value": None, "lower": bounds[0],
                          "upper": bounds[1], "exact": False, "complete": False, "nodes": 0,
                          "seconds": 0.0, "stopped": a.stopped or "deadline",
@@ -146,6 +146,10 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
                  "unit": "doubled card points (E = P - R(B), TAROT-COUNT-4)"},
         "T": {"value": a.value, "lower": a.lower, "upper": a.upper,
               "exact": a.value is not None},
+        # the side proven able to force taking every trick (TAROT-SCORE-5), by the
+        # score classes; None: not proven either way
+        "chelem": None if a.chelem is None else
+        {"side": "attack" if a.chelem else "defence", "exact": True},
         "cards": rows, "cards_estimated_with_horizon": estimated_with,
         "cards_estimated_with_evaluation": ddt.ANALYSIS_EVALUATION if estimated_with
         else None,
@@ -212,6 +216,9 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
     else:
         lines.append(f"(b) T in [{t['lower']}, {t['upper']}] (proven; the exact T was "
                      f"stopped by {why})")
+    if a.get("chelem"):
+        lines.append(f"    the {a['chelem']['side']} can force the chelem, taking every "
+                     f"trick (exact)")
     lines.append(cards_heading(a, "T"))
     lines += analysis_cards_and_line(a, players, "T", why)
     return "\n".join(lines)

@@ -300,7 +300,9 @@ class TarotAnalysis:
     (question, seconds, nodes) of each search run. ``card_made``: (a) for each legal
     card, made or not after it (None: not proven within its share of the limits);
     ``card_bounds``: the T interval the score classes proved for a card (only where a
-    sweep decides part of the deal)."""
+    sweep decides part of the deal); ``chelem``: the side (1 attack, 0 defence) the
+    score classes proved able to force taking every trick (TAROT-SCORE-5), else None
+    (not proven either way)."""
 
     made: bool | None
     margin_lower: int
@@ -317,6 +319,7 @@ class TarotAnalysis:
     steps: list[tuple[str, float, int]] = field(default_factory=list)
     card_made: dict[Move, bool | None] = field(default_factory=dict)
     card_bounds: dict[Move, tuple[int, int]] = field(default_factory=dict)
+    chelem: int | None = None
 
     @property
     def complete(self) -> bool:
@@ -571,7 +574,7 @@ def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
 
 
 def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
-                   deadline: float | None) -> tuple[int, int, bool]:
+                   deadline: float | None) -> tuple[int, int, int | None]:
     """(b)'s score classes: the chelem and the petit au bout as probes of their own
     (the core's ``sweep_probe``, a points-blind AND/OR search of the game where not
     taking every trick loses). A sweep ends on one of a few values of T
@@ -584,11 +587,11 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
     (``sweep_rest_bound``). Where the optimal play is a sweep (a chelem deal) that is
     T itself, found without the points. ``core``: a core at the position (a trick
     boundary or inside a trick), in the real game with the plain table. Returns the
-    interval proven (what a limit leaves) and whether some side's sweep held (the
-    classes decide part of the deal)."""
+    interval proven (what a limit leaves) and the side (0 defence, 1 attack) whose
+    sweep held, if one did: that side can force the chelem (TAROT-SCORE-5)."""
     start = time.monotonic()
     n0 = core.stats()["nodes"]
-    held = False
+    held = None
 
     def probe(side: int, x: int) -> bool | None:
         spent = core.stats()["nodes"] - n0
@@ -617,7 +620,7 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
                 if not r:
                     failed.append(v)
                     break
-                hi, held = v, True
+                hi, held = v, 0
             # no sweep of T below the next value above the last one that failed
             up = [v for v in values if not failed or v > max(failed)]
             lo = max(lo, min(min(up), rest) if up else rest)
@@ -634,7 +637,7 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
                 if not r:
                     failed.append(v)
                     break
-                lo, held = v, True
+                lo, held = v, 1
             down = [v for v in values if not failed or v < min(failed)]
             hi = min(hi, max(max(down), rest) if down else rest)
     return lo, hi, held
@@ -832,11 +835,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
 
     card_made: dict[Move, bool | None] = {}
     card_bounds: dict[Move, tuple[int, int]] = {}
+    chelem: int | None = None
 
     def result(stage: str | None, stopped: str | None, **kw: Any) -> TarotAnalysis:
         base = dict(made=None, margin_lower=m_lo, margin_upper=m_hi, value=None,
                     lower=t_lo, upper=t_hi, cards={}, line=None, card_made=card_made,
-                    card_bounds=card_bounds)
+                    card_bounds=card_bounds, chelem=chelem)
         base.update(kw)
         return TarotAnalysis(nodes=core.stats()["nodes"] + extra_nodes,
                              seconds=time.monotonic() - start,
@@ -932,7 +936,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                 None if b is None else int(b * CLASS_SHARE),
                 None if d is None else d * CLASS_SHARE))
             seen = charge(class_core)
-            if held and cards:
+            chelem = held
+            if held is not None and cards:
                 # a sweep decides part of the deal: each card's interval from the
                 # classes too, within CARD_CLASS_SHARE of what is left
                 b, d = left()
