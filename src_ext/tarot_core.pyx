@@ -4251,64 +4251,60 @@ cdef class TarotCore:
         if best == NOMOVE:
             self.no_cut += 1
         if boundary:
-            e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
-            # slot 0 keeps the deeper entry, slot 1 always replaced (as tt_store)
-            j = (p.total_tricks - p.trick_no) * p.n
-            if e[0].gen != self.tt_gen or e[0].depth <= j:
-                if e[0].gen == self.tt_gen:
-                    e[1] = e[0]
-                e = &e[0]
-            else:
-                e = &e[1]
-            e.key = key
-            e.check = check
+            # an exact answer for this threshold: both bounds
+            e = self.tt_slot(key, check, (p.total_tricks - p.trick_no) * p.n, &j)
             e.lb = r
             e.ub = r
-            e.lb_p = 0
-            e.ub_p = 0
-            e.gen = self.tt_gen
-            e.depth = j
-            e.best = NOMOVE
             e.hon = 0
         return r
+
+    cdef TTEntry* tt_slot(self, uint64_t key, uint64_t check, int depth,
+                          int* fresh) noexcept nogil:
+        """The plain-table entry of key: its own if stored (``fresh`` 0), else a new
+        one in its bucket (slot 0 keeps the deeper entry, slot 1 is always replaced)
+        with empty bounds (``fresh`` 1)."""
+        cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
+        cdef TTEntry* s
+        cdef int i
+        for i in range(2):
+            if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
+                fresh[0] = 0
+                return &e[i]
+        fresh[0] = 1
+        if e[0].gen != self.tt_gen or e[0].depth <= depth:
+            if e[0].gen == self.tt_gen:
+                e[1] = e[0]
+            s = &e[0]
+        else:
+            s = &e[1]
+        s.key = key
+        s.check = check
+        s.lb = LO_INF
+        s.ub = HI_INF
+        s.lb_p = 0
+        s.ub_p = 30000
+        s.gen = self.tt_gen
+        s.depth = depth
+        s.best = NOMOVE
+        s.hon = 0
+        return s
 
     cdef void tt_store(self, uint64_t key, uint64_t check, int x, int v,
                        int best, int hon) noexcept nogil:
         """Add the bound r vs x to the entry of key (an exact entry: hon = -1), or to
         a shape entry (hon: the position's live honours): one representative a shape,
         the latest one stored (its bounds start afresh when the honours differ)."""
-        cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
-        cdef TTEntry* s = NULL
         cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
-        cdef int i
-        for i in range(2):
-            if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
-                s = &e[i]
-                if hon >= 0 and s.hon != hon:
-                    s.hon = hon
-                    s.lb = LO_INF
-                    s.ub = HI_INF
-                    s.lb_p = 0
-                    s.ub_p = 30000
-                break
-        if s == NULL:
-            # slot 0 keeps the deeper entry, slot 1 always replaced
-            if e[0].gen != self.tt_gen or e[0].depth <= depth:
-                if e[0].gen == self.tt_gen:
-                    e[1] = e[0]
-                s = &e[0]
-            else:
-                s = &e[1]
-            s.key = key
-            s.check = check
+        cdef int fresh
+        cdef TTEntry* s = self.tt_slot(key, check, depth, &fresh)
+        if fresh:
+            s.hon = hon if hon >= 0 else 0
+        elif hon >= 0 and s.hon != hon:
+            s.hon = hon
             s.lb = LO_INF
             s.ub = HI_INF
             s.lb_p = 0
             s.ub_p = 30000
-            s.gen = self.tt_gen
-            s.depth = depth
-            s.best = NOMOVE
-            s.hon = hon if hon >= 0 else 0
         cdef int p0, off
         store_offsets(&self.p, &p0, &off)
         v -= off
