@@ -399,22 +399,25 @@ Twenty-third session: score classes (``sweep_probe``, ``sweep_values``,
 bout as probes of their own. G_S, the game where side S loses unless it takes every
 trick, is searched as an AND/OR tree: only trick winners, the Petit's trick and the
 Excuse matter there, so the key is the shape key (no honours) with the few words T
-still reads, and a boundary is refuted at once when the other side has a sure trump
-trick (two with S's Excuse, TAROT-EXC-6) or T's best sweep is on the wrong side of
-the threshold; value_bounds decide it too (T held from the threshold past every end
-S does not sweep is a sweep: strong-taker deals whose chelem the bounds see). A sweep ends on one of a few T values (sweep_values), probed from S's
-worst: a hold proves T beyond it, a fail proves no sweep up to the next value, so T is
-there or in an end S does not sweep (sweep_rest_bound). The sample deal's defence
-chelem (examples/tarot4.txt, 18 left) in 15M nodes, 0.7 s; with the refuting side's
-lowest plain card where the trick's winner already beats its suit (``sweep_low``,
-sweep_lowest: a plain card's rank binds no other seat, so keeping the higher one is
-never worse for the side that must win one trick; the proving side too when it is one
-seat) 0.84M nodes (x18). Its petit au bout on top stays open at 4e8 (the search is
-refuting every defence line, 75 % of its cut boundaries after the attack won a trick;
-along a line where the defence sweeps it is proven at 12 left in 1.2M nodes, open at
-13 left at 1e8). At the 150 benchmark first leads the class step costs a median 6-24 nodes and
-tightens (b)'s interval on 148 (the other side's sure trump trick rules out a chelem
-term at once); at 12-13 left both sides have won tricks and it does not run.
+still reads; a boundary is refuted at once when the other side has a sure trump trick
+(two with S's Excuse, TAROT-EXC-6) or T's best sweep is on the wrong side of the
+threshold, and value_bounds decide it too (T forced past the threshold and past every
+end S does not sweep is a sweep). A sweep ends on one of a few T values
+(sweep_values), probed from S's worst: a hold proves T beyond it, a fail proves no
+sweep up to the next value, so T is there or in an end S does not sweep
+(sweep_rest_bound). The refuting side searches only its lowest plain card of a suit
+the trick's winner already beats (``sweep_low``, sweep_lowest: a plain card's rank
+binds no other seat, so keeping the higher one is never worse for the side that must
+win one trick; the proving side too when it is one seat): the sample deal's defence
+sweep (examples/tarot4.txt, 18 left) 15.2M -> 0.84M nodes (x18). The bisection had
+proven the same bound (T <= -354) within 5M nodes, so the sample's (b) is unchanged;
+its petit au bout on top stays open at 4e8 (the search refutes every defence line,
+75 % of its cut boundaries after the attack won a trick; along a line where the
+defence sweeps it is proven at 12 left in 1.2M nodes, open at 13 left at 1e8). At the
+150 benchmark first leads the class step costs a median 4.5-23.5 nodes and rules out
+the chelem term on 148; at 12-13 left both sides have won tricks and it does not run;
+on strong-taker deals the summed width of (b)'s proven intervals x0.35 / 0.47 / 0.62
+(3p / 4p / 5p, benchmarks/dd_tarot_classes.py), the same exact counts.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset, memcpy
