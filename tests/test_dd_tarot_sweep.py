@@ -44,6 +44,15 @@ def sweeps(st: rules.TarotState, side: int, x: int, memo: dict) -> bool:
     return out
 
 
+def class_core(st: rules.TarotState):
+    """A core at ``st`` as analyse's class step keeps one: the real game, T, the
+    plain table (sweep probes need it)."""
+    core = face.from_state(st, tt_bits=12)
+    core.set_features(partition=False)
+    core.set_objective("T")
+    return core
+
+
 def sweep_endgames(n: int, count: int, seed: int, inside: bool = False):
     """Endgames at a trick boundary (``inside``: some inside a trick too), kept where
     some side has won no trick yet (the others are answered by the first test of the
@@ -67,9 +76,7 @@ def test_sweep_probe_equals_brute_force(n):
     seen = {True: 0, False: 0}
     for st in sweep_endgames(n, 60, seed=2390 + n, inside=True):
         t = brute_force(st, {})
-        core = face.from_state(st, tt_bits=12)
-        core.set_features(partition=False)
-        core.set_objective("T")
+        core = class_core(st)
         for side in (0, 1):
             for x in (t - 21, t - 1, t, t + 1, t + 21, -10**4 if side else 10**4):
                 expect = sweeps(st, side, x, {})
@@ -86,9 +93,7 @@ def test_sweep_answers_bound_the_exact_T(n):
     being sweep_rest_bound (the extreme T of the ends the side does not sweep)."""
     for st in sweep_endgames(n, 40, seed=2395 + n, inside=True):
         t = brute_force(st, {})
-        core = face.from_state(st, tt_bits=12)
-        core.set_features(partition=False)
-        core.set_objective("T")
+        core = class_core(st)
         lo, hi = core.bounds()
         for side in (0, 1):
             rest = core.sweep_rest_bound(side)
@@ -129,9 +134,7 @@ def test_sweep_values_hold_every_sweep_end(n):
     the deal's optimal play is a sweep (TAROT-SCORE-5, TAROT-SCORE-3, TAROT-EXC-3..6)."""
     found = 0
     for st in sweep_endgames(n, 40, seed=2380 + n, inside=True):
-        core = face.from_state(st, tt_bits=12)
-        core.set_features(partition=False)
-        core.set_objective("T")
+        core = class_core(st)
         lo, hi = core.bounds()
         for side in (0, 1):
             values = core.sweep_values(side)
@@ -163,9 +166,7 @@ def test_score_classes_narrow_T_soundly(n):
     exact = narrowed = 0
     for st in sweep_endgames(n, 40, seed=2370 + n, inside=True):
         t = brute_force(st, {})
-        core = face.from_state(st, tt_bits=12)
-        core.set_features(partition=False)
-        core.set_objective("T")
+        core = class_core(st)
         blo, bhi = core.bounds()
         for lo, hi in ((blo, bhi), (max(blo, t - 10), min(bhi, t + 30)),
                        (max(blo, t - 30), min(bhi, t + 10))):
@@ -205,9 +206,7 @@ def test_card_classes_hold_each_cards_T(n):
     from solver.games.base import Move
     pinned = cards = 0
     for st in sweep_endgames(n, 25, seed=2360 + n, inside=True):
-        core = face.from_state(st, tt_bits=12)
-        core.set_features(partition=False)
-        core.set_objective("T")
+        core = class_core(st)
         got = ddt._card_classes(core, None, None)
         for card in TAROT_DECK.cards(rules.legal_cards(st.hands[st.to_act], st.trick,
                                                        st.lead_forbidden())):
