@@ -162,6 +162,9 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # (b) without the score classes' sweep probes (``sweep_classes``,
              # twenty-third session)
              "no-classes": {"sweep_classes": False},
+             # the plain table's slot 0 kept for the deeper entry (cards left) instead
+             # of the costlier one (``tt_effort``, twenty-fourth session)
+             "no-effort": {"tt_effort": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)
 
 

@@ -418,6 +418,24 @@ defence sweeps it is proven at 12 left in 1.2M nodes, open at 13 left at 1e8). A
 the chelem term on 148; at 12-13 left both sides have won tricks and it does not run;
 on strong-taker deals the summed width of (b)'s proven intervals x0.35 / 0.47 / 0.62
 (3p / 4p / 5p, benchmarks/dd_tarot_classes.py), the same exact counts.
+
+Twenty-fourth session: the table's replacement (``tt_effort``, on): the plain table's
+buckets hold four entries (two cache lines) and a new entry evicts the one whose bounds
+cost the fewest nodes (the bit length of its subtree's node count, kept at its largest
+when the entry is updated); the partition table's buckets rank their entries the same
+way. Before, two-entry buckets kept the deeper entry (cards left) in slot 0 and always
+replaced slot 1. Depth says little in a null-window proof: at one depth a boundary cut
+by its bounds and one that cost a million nodes look alike. Single probes of 15-28M
+nodes at 2^20 entries (4p R_A deals 0 / 17, R_DD deal 46, 3p R_DD deals 28 / 13):
+x1.065 / 1.147 / 1.068 / 1.164 / 1.058 fewer nodes, where a 2^24 table (the capacity
+ceiling) gives x1.12 / - / 1.15 / 1.27 / -; two-entry buckets with the effort rank
+alone x1.04-1.12; eight-entry buckets a few tenths of a percent fewer nodes than four
+and slower. (a) at the first lead (benchmarks/dd_tarot.py --baseline no-effort,
+1.6e8 nodes): 4p 50 deals, the same 36 finish, median 17.6M -> 16.8M nodes, x1.03
+geometric mean; 3p 20 deals, the same 10, x1.01. Within 1e7 nodes the table is not
+full and nothing changes. Less than on the single probes (deal 0: (a) 21.8M -> 21.4M
+against its R_A probe's 17.3M -> 16.2M; (a)'s fail race restarts R_A with doubled
+budgets; why the gain shrinks there was not measured).
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset, memcpy
@@ -1897,7 +1915,7 @@ cdef struct TTEntry:
     int16_t lb_p
     int16_t ub_p
     uint8_t best
-    uint8_t depth
+    uint8_t depth    # replacement rank: cards left, or (tt_effort) 2 + log2(nodes spent)
     uint16_t hon    # shape entries (quasi-symmetry): the stored position's live honours
     uint32_t gen    # live only while equal to its table's generation (0: never written)
 
@@ -1940,7 +1958,8 @@ cdef inline size_t table_bytes(int bits) noexcept nogil:
 
 cdef inline uint32_t part_meta(uint64_t gcheck, uint32_t gen, int depth) noexcept nogil:
     # bits 0..15: a tag from the group check word; 16..23: the generation's low byte;
-    # 24..31: tricks left (replacement). Only a full gcheck/pat match makes a hit.
+    # 24..31: the replacement rank (tricks left, or with tt_effort the rank of the nodes
+    # spent, as TTEntry.depth). Only a full gcheck/pat match makes a hit.
     return <uint32_t>(gcheck >> 48) | ((gen & 0xFF) << 16) | (<uint32_t>depth << 24)
 cdef uint64_t XSALT = <uint64_t>0x6A09E667F3BCC909   # exact entries' pattern hash seed
 cdef uint64_t QSALT = <uint64_t>0xBB67AE8584CAA73B   # shape entries' key seed
@@ -2354,6 +2373,9 @@ cdef class TarotCore:
     cdef int att_trumps_last  # made proofs: the attack's trump leads that may lose, last
     cdef int use_part       # partition search: table entries for classes (PEntry)
     cdef int use_quasi      # quasi-symmetry: shape entries in the plain table
+    cdef int use_effort     # table replacement by the nodes an entry cost (tt_effort)
+    cdef int tt_ways        # entries per plain-table bucket (4; 2 without tt_effort)
+    cdef int store_prio     # the priority tt_store gives the entry (-1: cards left)
     cdef int use_sweep_low  # sweep probes: the refuting side's lowest plain card (sweep_lowest)
     cdef int sweep_one_seat # the side a sweep probe proves for has one seat
     cdef int saved_part     # set_relax: merge2 is off while relaxed (it reads the pips'
@@ -2520,6 +2542,9 @@ cdef class TarotCore:
         self.use_part = 1
         self.use_quasi = 1
         self.use_sweep_low = 1
+        self.use_effort = 1
+        self.tt_ways = 4
+        self.store_prio = -1
         self.p.sure_ex = 1
         self.p.sure_trumps = 1
         self.p.sure_lead = 1
@@ -2553,7 +2578,7 @@ cdef class TarotCore:
                      bint sure_won=True, bint sure_petit=True, bint relax_part=False,
                      bint mobility=True, bint merge2_relaxed=True, bint void=True,
                      bint lowest=True, bint sure_owed=True, bint sure_owed_tricks=True,
-                     bint quasi=True, bint sweep_low=True):
+                     bint quasi=True, bint sweep_low=True, bint tt_effort=True):
         """Switch search techniques on/off (for measurements and cross-checks);
         ``merge2=False, sure_ex=False, sure_trumps=False, sure_lead=False,
         partition=False, sure_match=False, sure_won=False, sure_petit=False`` is the
@@ -2576,7 +2601,9 @@ cdef class TarotCore:
         lowest card of a plain suit into a trick it surely loses (order_moves).
         ``quasi``: quasi-symmetry shape entries in the plain table (see HON_LESS).
         ``sweep_low``: sweep probes search only the refuting side's lowest card of a
-        plain suit the trick's winner already beats (sweep_lowest)."""
+        plain suit the trick's winner already beats (sweep_lowest). ``tt_effort``: the
+        tables' replacement ranks entries by the nodes their bounds cost, in plain-table
+        buckets of four (off: two, the deeper entry kept; both tables by cards left)."""
         self.use_tt = tt
         self.use_merge = merge
         self.use_bounds = bounds
@@ -2588,6 +2615,9 @@ cdef class TarotCore:
         self.use_lowest = lowest
         self.use_quasi = quasi
         self.use_sweep_low = sweep_low
+        self.use_effort = tt_effort
+        self.tt_ways = 4 if tt_effort else 2
+        self.store_prio = -1
         if self.p.relax == RELAX_NONE:
             self.use_merge2 = merge2
             self.use_part = partition
@@ -3740,6 +3770,8 @@ cdef class TarotCore:
         cdef PEntry* s = NULL
         cdef int i, d, dmin = 99, imin = 0
         cdef int depth = self.p.total_tricks - self.p.trick_no
+        if self.use_effort and self.store_prio >= 0:
+            depth = self.store_prio
         cdef uint32_t me = part_meta(gcheck, self.tt_gen, depth), g8 = (self.tt_gen & 0xFF) << 16
         cdef int p0, off
         store_offsets(&self.p, &p0, &off)
@@ -3751,6 +3783,8 @@ cdef class TarotCore:
                                              or (e[i].mask & (PAT_MASK | SHAPE_FLAG)) == M):
                 s = &e[i]
                 s.mask |= M
+                if <uint32_t>depth > (meta[i] >> 24):
+                    meta[i] = (meta[i] & 0xFFFFFF) | (<uint32_t>depth << 24)
                 break
         if s == NULL:
             for i in range(size):
@@ -3838,6 +3872,7 @@ cdef class TarotCore:
         cdef uint64_t shape[2]
         cdef uint64_t qcheck
         cdef int hit = 0, d
+        cdef int64_t n0 = self.nodes
         shape[0] = 0
         rel[0] = 0
         rel[1] = 0
@@ -3964,11 +3999,11 @@ cdef class TarotCore:
                     key = self.tt_key(&check)
                     shape[0] = 0
                 self.tt_probes += 1
-                e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
+                e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
                 if shape[0]:
-                    prefetch(&self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>1)])
+                    prefetch(&self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))])
                 hit = 0
-                for i in range(2):
+                for i in range(self.tt_ways):
                     if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                         self.tt_hits += 1
                         hit = 1
@@ -3982,8 +4017,8 @@ cdef class TarotCore:
                         break
                 if shape[0] and not hit:
                     # quasi-symmetry: the shape's representative (quasi_cut)
-                    e = &self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>1)]
-                    for i in range(2):
+                    e = &self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
+                    for i in range(self.tt_ways):
                         if e[i].gen == self.tt_gen and e[i].key == shape[0] \
                                 and e[i].check == shape[1]:
                             self.quasi_found += 1
@@ -4080,6 +4115,10 @@ cdef class TarotCore:
             # the group key) matter: every class frees them all
             rel[1] &= ~LOW1
         if boundary and self.use_tt:
+            if self.use_effort:
+                # the entry's worth in the replacement: the bit length of the nodes
+                # its bound cost
+                self.store_prio = 2 + highest_bit(<uint64_t>(self.nodes - n0))
             if self.use_part:
                 self.part_store(key, check, xpat, W, rel, x, r, best)
                 if shape[0]:
@@ -4090,6 +4129,7 @@ cdef class TarotCore:
                 if shape[0]:
                     self.tt_store(shape[0], shape[1], x, r, NOMOVE,
                                   honours16(p.live[1]))
+            self.store_prio = -1
         return r
 
     cdef int rdd_moves(self, int* moves, int k) noexcept nogil:
@@ -4174,6 +4214,7 @@ cdef class TarotCore:
         cdef int skip_lo[32]
         cdef int skip_top[32]
         cdef TTEntry* e
+        cdef int64_t n0 = self.nodes
         if self.check_limits():
             return 0
         self.nodes += 1
@@ -4207,8 +4248,8 @@ cdef class TarotCore:
             key = mix64(shape[0] ^ (w * <uint64_t>0x9E3779B97F4A7C15) ^ SWSALT)
             check = mix64b(shape[1] + w + SWSALT)
             self.tt_probes += 1
-            e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
-            for i in range(2):
+            e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
+            for i in range(self.tt_ways):
                 if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                     self.tt_hits += 1
                     self.tstat[p.trick_no][3] += 1
@@ -4255,7 +4296,8 @@ cdef class TarotCore:
             self.no_cut += 1
         if boundary:
             # an exact answer for this threshold: both bounds
-            e = self.tt_slot(key, check, (p.total_tricks - p.trick_no) * p.n, &j)
+            e = self.tt_slot(key, check, 2 + highest_bit(<uint64_t>(self.nodes - n0))
+                             if self.use_effort else (p.total_tricks - p.trick_no) * p.n, &j)
             e.lb = r
             e.ub = r
             e.hon = 0
@@ -4264,17 +4306,29 @@ cdef class TarotCore:
     cdef TTEntry* tt_slot(self, uint64_t key, uint64_t check, int depth,
                           int* fresh) noexcept nogil:
         """The plain-table entry of key: its own if stored (``fresh`` 0), else a new
-        one in its bucket (slot 0 keeps the deeper entry, slot 1 is always replaced)
-        with empty bounds (``fresh`` 1)."""
-        cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>1)]
+        one in its bucket with empty bounds (``fresh`` 1), in place of a dead entry or
+        of the one of least ``depth`` (``tt_effort``: the rank of the nodes its bounds
+        cost; off: slot 0 keeps the deeper entry by cards left, slot 1 is always
+        replaced)."""
+        cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
         cdef TTEntry* s
         cdef int i
-        for i in range(2):
+        for i in range(self.tt_ways):
             if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                 fresh[0] = 0
                 return &e[i]
         fresh[0] = 1
-        if e[0].gen != self.tt_gen or e[0].depth <= depth:
+        if self.use_effort:
+            # a dead entry, else the one whose bounds cost the fewest nodes
+            s = &e[0]
+            for i in range(self.tt_ways):
+                if e[i].gen != self.tt_gen:
+                    s = &e[i]
+                    break
+                if e[i].depth < s.depth:
+                    s = &e[i]
+        elif e[0].gen != self.tt_gen or e[0].depth <= depth:
+            # (before tt_effort) slot 0 keeps the deeper entry, slot 1 always replaced
             if e[0].gen == self.tt_gen:
                 e[1] = e[0]
             s = &e[0]
@@ -4299,7 +4353,11 @@ cdef class TarotCore:
         the latest one stored (its bounds start afresh when the honours differ)."""
         cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
         cdef int fresh
+        if self.use_effort and self.store_prio >= 0:
+            depth = self.store_prio
         cdef TTEntry* s = self.tt_slot(key, check, depth, &fresh)
+        if not fresh and depth > s.depth:
+            s.depth = depth
         if fresh:
             s.hon = hon if hon >= 0 else 0
         elif hon >= 0 and s.hon != hon:

@@ -1224,3 +1224,30 @@ def test_a_search_never_counts_more_nodes_than_its_budget(n):
             value, exact = core.value(node_budget=0)
             assert core.stats()["nodes"] == 0
             assert exact == (value is not None)
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_table_replacement_keeps_the_values(n):
+    """The table's replacement (``tt_effort``: four-entry buckets that evict the entry
+    whose bounds cost the fewest nodes; off: two-entry buckets, the deeper entry kept)
+    decides only what is remembered, never a value: in a table of 64 entries, where
+    nearly every store evicts, the values of the real game (exact-key and partition
+    tables), R_DD and R_A, under the margin and T, equal those of a 2**16-entry table,
+    with either policy; and the policies do evict differently (node counts differ)."""
+    differ = 0
+    left = (4, 5) if n < 5 else (3, 4)
+    for i, st in enumerate(endgames(n, 24, seed=8110 + n, left=left)):
+        mode = ("none", "defence-discard", "attack")[i % 3]
+        objective = "T" if i % 2 else "margin"
+        partition = mode == "none" and i % 6 == 3
+        answers = []
+        for bits, effort in ((16, True), (6, True), (6, False)):
+            core = face.from_state(st, tt_bits=bits)
+            core.set_objective(objective)
+            core.set_features(tt_effort=effort, partition=partition)
+            core.set_relax(mode)
+            answers.append((core.value(), core.stats()["nodes"]))
+        assert answers[0][0][1], (n, i)
+        assert answers[0][0] == answers[1][0] == answers[2][0], (n, i, mode, objective)
+        differ += answers[1][1] != answers[2][1]
+    assert differ > 0
