@@ -234,3 +234,75 @@ def test_analyse_reports_a_chelem_only_where_one_is_forced(n):
             assert sweeps(st, a.chelem, 10**4 if a.chelem == 0 else -10**4, {})
             reported += 1
     assert reported > 3
+
+
+class _Recording:
+    """A core whose sweep probes are recorded (side, threshold, answer)."""
+
+    def __init__(self, core):
+        self.core = core
+        self.probes: list[tuple[int, int, bool | None]] = []
+
+    def __getattr__(self, name):
+        return getattr(self.core, name)
+
+    def sweep_probe(self, side, x, **limits):
+        r = self.core.sweep_probe(side, x, **limits)
+        self.probes.append((side, x, r))
+        return r
+
+
+def test_score_classes_count_the_ends_no_side_sweeps():
+    """With an announced chelem (TAROT-SCORE-5: -200 whether the defence sweeps or the
+    attack merely loses a trick) an end the defence does not sweep can be below a
+    defence sweep's T: the attack takes one cheap trick and the defence still brings
+    the Petit au bout (TAROT-SCORE-3). So a failed defence sweep probe at x proves T
+    only above min(next sweep value, sweep_rest_bound) -- without the second term the
+    class step would claim T at or above the next sweep value. Constructed 3p/4p
+    endgames (2-3 tricks left, the defence has won every trick, the Petit in a
+    defender's hand): the interval always holds the exact T of a plain search, and
+    the case where only the rest bound keeps it sound is met."""
+    from solver import tarot_core
+    from solver.dd import tarot as ddt
+    plain = dict(tt=False, merge=False, bounds=False, order=False, merge2=False,
+                 sure_ex=False, sure_trumps=False, sure_lead=False, partition=False,
+                 sure_match=False, sure_won=False, sure_petit=False, mobility=False,
+                 quasi=False, sweep_low=False)
+    rng = random.Random(5)
+    reached = checked = 0
+    for _ in range(1500):
+        n, k = rng.choice((3, 4)), rng.choice((2, 3))
+        total = rules.HAND_SIZE[n]
+        deck = list(range(78))
+        rng.shuffle(deck)
+        if rules.PETIT not in deck[:n * k]:
+            deck.remove(rules.PETIT)
+            deck.insert(0, rules.PETIT)
+        hands = [sum(1 << c for c in deck[i * k:(i + 1) * k]) for i in range(n)]
+        taker = rng.randrange(n)
+        if hands[taker] >> rules.PETIT & 1:
+            continue
+        args = dict(trick_no=total - k, total_tricks=total,
+                    sides=[int(s == taker) for s in range(n)],
+                    att_pts=rng.randrange(30), def_tricks=total - k,
+                    chelem_announced=True, mult=rng.choice((1, 2, 4)), tt_bits=10)
+        leader = rng.randrange(n)
+        ref = tarot_core.TarotCore(n, hands, leader, **args)
+        ref.set_features(**plain)
+        ref.set_objective("T")
+        t, done = ref.value()
+        assert done
+        core = tarot_core.TarotCore(n, hands, leader, **args)
+        core.set_features(partition=False)
+        core.set_objective("T")
+        values = core.sweep_values(0)
+        rec = _Recording(core)
+        lo, hi = core.bounds()
+        nlo, nhi, _ = ddt._sweep_classes(rec, lo, hi, None, None)
+        assert nlo <= t <= nhi, (n, k, nlo, nhi, t)
+        checked += 1
+        for side, x, r in rec.probes:
+            up = [v for v in values if v > x]
+            if side == 0 and r is False and up and t < min(up):
+                reached += 1
+    assert checked > 800 and reached >= 3, (checked, reached)
