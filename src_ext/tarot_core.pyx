@@ -2375,7 +2375,6 @@ cdef class TarotCore:
     cdef int use_quasi      # quasi-symmetry: shape entries in the plain table
     cdef int use_effort     # table replacement by the nodes an entry cost (tt_effort)
     cdef int tt_ways        # entries per plain-table bucket (4; 2 without tt_effort)
-    cdef int store_prio     # the priority tt_store gives the entry (-1: cards left)
     cdef int use_sweep_low  # sweep probes: the refuting side's lowest plain card (sweep_lowest)
     cdef int sweep_one_seat # the side a sweep probe proves for has one seat
     cdef int saved_part     # set_relax: merge2 is off while relaxed (it reads the pips'
@@ -2544,7 +2543,6 @@ cdef class TarotCore:
         self.use_sweep_low = 1
         self.use_effort = 1
         self.tt_ways = 4
-        self.store_prio = -1
         self.p.sure_ex = 1
         self.p.sure_trumps = 1
         self.p.sure_lead = 1
@@ -2617,7 +2615,6 @@ cdef class TarotCore:
         self.use_sweep_low = sweep_low
         self.use_effort = tt_effort
         self.tt_ways = 4 if tt_effort else 2
-        self.store_prio = -1
         if self.p.relax == RELAX_NONE:
             self.use_merge2 = merge2
             self.use_part = partition
@@ -3755,7 +3752,7 @@ cdef class TarotCore:
                 self.verify_bad += 1
 
     cdef void part_put(self, uint64_t bucket, uint64_t gcheck, uint64_t pat, uint64_t M,
-                       bint exact, int x, int v, int best) noexcept nogil:
+                       bint exact, int x, int v, int best, int rank) noexcept nogil:
         """Write a bound into the partition table's bucket: the same entry (same group
         check and pattern hash; for a class entry, the same mask) updated in place,
         else a dead entry, else the shallowest of the first size - 1 when the new one
@@ -3770,8 +3767,8 @@ cdef class TarotCore:
         cdef PEntry* s = NULL
         cdef int i, d, dmin = 99, imin = 0
         cdef int depth = self.p.total_tricks - self.p.trick_no
-        if self.use_effort and self.store_prio >= 0:
-            depth = self.store_prio
+        if rank >= 0:
+            depth = rank
         cdef uint32_t me = part_meta(gcheck, self.tt_gen, depth), g8 = (self.tt_gen & 0xFF) << 16
         cdef int p0, off
         store_offsets(&self.p, &p0, &off)
@@ -3820,8 +3817,8 @@ cdef class TarotCore:
             s.best = best
 
     cdef void part_store(self, uint64_t gkey, uint64_t gcheck, uint64_t xpat, uint64_t* W,
-                         uint64_t* rel, int x, int v, int best) noexcept nogil:
-        """Store a proven bound twice: for this exact position (its own bucket, as an
+                         uint64_t* rel, int x, int v, int best, int rank) noexcept nogil:
+        """Store a proven bound twice (``rank``: the replacement rank, see part_put): for this exact position (its own bucket, as an
         exact-key table would, so that no hit of such a table is lost to crowding) and,
         when some low cards are free, for the class the marks rel define (kept_low), in
         its group's bucket. (Measured: choosing the class bucket by the holders of the
@@ -3833,12 +3830,12 @@ cdef class TarotCore:
         kept_low(rel, L0, L1, kept)
         M = atout_pext(kept[1], L1) | (atout_pext(kept[0], L0) << 40)
         full = atout_pext(L1, L1) | (atout_pext(L0, L0) << 40)
-        self.part_put(mix64(xpat), gcheck, xpat, M, True, x, v, best)
+        self.part_put(mix64(xpat), gcheck, xpat, M, True, x, v, best, rank)
         if M != full:
             self.part_stores += 1
             self.part_free += popcount64(L0 & ~kept[0]) + popcount64(L1 & ~kept[1])
             pat = self.pat_hash(gkey, M, W)
-            self.part_put(gkey, gcheck, pat, M, False, x, v, best)
+            self.part_put(gkey, gcheck, pat, M, False, x, v, best, rank)
 
     cdef int search(self, int x, uint64_t* rel) noexcept nogil:
         """Fail-soft null-window minimax around x: a result v >= x proves T >= v, a
@@ -3871,7 +3868,7 @@ cdef class TarotCore:
         cdef uint64_t W[MAXP]
         cdef uint64_t shape[2]
         cdef uint64_t qcheck
-        cdef int hit = 0, d
+        cdef int hit = 0, d, rank
         cdef int64_t n0 = self.nodes
         shape[0] = 0
         rel[0] = 0
@@ -3999,9 +3996,9 @@ cdef class TarotCore:
                     key = self.tt_key(&check)
                     shape[0] = 0
                 self.tt_probes += 1
-                e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
+                e = self.tt_bucket(key)
                 if shape[0]:
-                    prefetch(&self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))])
+                    prefetch(self.tt_bucket(shape[0]))
                 hit = 0
                 for i in range(self.tt_ways):
                     if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
@@ -4017,7 +4014,7 @@ cdef class TarotCore:
                         break
                 if shape[0] and not hit:
                     # quasi-symmetry: the shape's representative (quasi_cut)
-                    e = &self.tt[(shape[0] & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
+                    e = self.tt_bucket(shape[0])
                     for i in range(self.tt_ways):
                         if e[i].gen == self.tt_gen and e[i].key == shape[0] \
                                 and e[i].check == shape[1]:
@@ -4115,22 +4112,27 @@ cdef class TarotCore:
             # the group key) matter: every class frees them all
             rel[1] &= ~LOW1
         if boundary and self.use_tt:
-            if self.use_effort:
-                # the entry's worth in the replacement: the bit length of the nodes
-                # its bound cost
-                self.store_prio = 2 + highest_bit(<uint64_t>(self.nodes - n0))
+            rank = self.effort_rank(n0)
             if self.use_part:
-                self.part_store(key, check, xpat, W, rel, x, r, best)
+                self.part_store(key, check, xpat, W, rel, x, r, best, rank)
                 if shape[0]:
                     self.part_put(shape[0], shape[1], shape[0],
-                                  SHAPE_FLAG | honours16(p.live[1]), True, x, r, NOMOVE)
+                                  SHAPE_FLAG | honours16(p.live[1]), True, x, r, NOMOVE,
+                                  rank)
             else:
-                self.tt_store(key, check, x, r, best, -1)
+                self.tt_store(key, check, x, r, best, -1, rank)
                 if shape[0]:
                     self.tt_store(shape[0], shape[1], x, r, NOMOVE,
-                                  honours16(p.live[1]))
-            self.store_prio = -1
+                                  honours16(p.live[1]), rank)
         return r
+
+    cdef inline int effort_rank(self, int64_t n0) noexcept nogil:
+        """The replacement rank of an entry whose bounds a search begun at node count
+        n0 proved (``tt_effort``): 2 + log2 of the nodes spent; -1 without tt_effort
+        (the tables then rank by cards or tricks left)."""
+        if not self.use_effort:
+            return -1
+        return 2 + highest_bit(<uint64_t>(self.nodes - n0))
 
     cdef int rdd_moves(self, int* moves, int k) noexcept nogil:
         """R_DD, a defender to play after the lead: without trumps nor the Excuse, a
@@ -4205,7 +4207,7 @@ cdef class TarotCore:
         T reads besides: the attack's pile and bouts (a defence sweep changes them only
         through the Excuse) and, for an attack sweep, the live points it will take."""
         cdef Pos* p = &self.p
-        cdef int i, j, k, v, r, mine, best = NOMOVE, nskip = 0, s, lo, hi
+        cdef int i, j, k, v, r, mine, best = NOMOVE, nskip = 0, s, lo, hi, rank
         cdef int boundary = p.ntrick == 0
         cdef uint64_t key = 0, check = 0, w
         cdef uint64_t shape[2]
@@ -4248,7 +4250,7 @@ cdef class TarotCore:
             key = mix64(shape[0] ^ (w * <uint64_t>0x9E3779B97F4A7C15) ^ SWSALT)
             check = mix64b(shape[1] + w + SWSALT)
             self.tt_probes += 1
-            e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
+            e = self.tt_bucket(key)
             for i in range(self.tt_ways):
                 if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
                     self.tt_hits += 1
@@ -4296,12 +4298,17 @@ cdef class TarotCore:
             self.no_cut += 1
         if boundary:
             # an exact answer for this threshold: both bounds
-            e = self.tt_slot(key, check, 2 + highest_bit(<uint64_t>(self.nodes - n0))
-                             if self.use_effort else (p.total_tricks - p.trick_no) * p.n, &j)
+            rank = self.effort_rank(n0)
+            e = self.tt_slot(key, check, rank if rank >= 0
+                             else (p.total_tricks - p.trick_no) * p.n, &j)
             e.lb = r
             e.ub = r
             e.hon = 0
         return r
+
+    cdef inline TTEntry* tt_bucket(self, uint64_t key) noexcept nogil:
+        # the plain table's bucket of a key: tt_ways entries from a multiple of tt_ways
+        return &self.tt[(key & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
 
     cdef TTEntry* tt_slot(self, uint64_t key, uint64_t check, int depth,
                           int* fresh) noexcept nogil:
@@ -4310,7 +4317,7 @@ cdef class TarotCore:
         of the one of least ``depth`` (``tt_effort``: the rank of the nodes its bounds
         cost; off: slot 0 keeps the deeper entry by cards left, slot 1 is always
         replaced)."""
-        cdef TTEntry* e = &self.tt[(key & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
+        cdef TTEntry* e = self.tt_bucket(key)
         cdef TTEntry* s
         cdef int i
         for i in range(self.tt_ways):
@@ -4347,14 +4354,15 @@ cdef class TarotCore:
         return s
 
     cdef void tt_store(self, uint64_t key, uint64_t check, int x, int v,
-                       int best, int hon) noexcept nogil:
+                       int best, int hon, int rank) noexcept nogil:
         """Add the bound r vs x to the entry of key (an exact entry: hon = -1), or to
         a shape entry (hon: the position's live honours): one representative a shape,
-        the latest one stored (its bounds start afresh when the honours differ)."""
+        the latest one stored (its bounds start afresh when the honours differ).
+        ``rank``: the entry's replacement rank (effort_rank; -1: by cards left)."""
         cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
         cdef int fresh
-        if self.use_effort and self.store_prio >= 0:
-            depth = self.store_prio
+        if rank >= 0:
+            depth = rank
         cdef TTEntry* s = self.tt_slot(key, check, depth, &fresh)
         if not fresh and depth > s.depth:
             s.depth = depth
