@@ -3996,37 +3996,30 @@ cdef class TarotCore:
                     key = self.tt_key(&check)
                     shape[0] = 0
                 self.tt_probes += 1
-                e = self.tt_bucket(key)
                 if shape[0]:
                     prefetch(self.tt_bucket(shape[0]))
-                hit = 0
-                for i in range(self.tt_ways):
-                    if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
-                        self.tt_hits += 1
-                        hit = 1
-                        if e[i].lb + off >= x and e[i].lb_p <= p0:
-                            self.tstat[p.trick_no][3] += 1
-                            return e[i].lb + off
-                        if e[i].ub + off < x and e[i].ub_p >= p0:
-                            self.tstat[p.trick_no][3] += 1
-                            return e[i].ub + off
-                        ttbest = e[i].best
-                        break
-                if shape[0] and not hit:
+                e = self.tt_find(key, check)
+                if e != NULL:
+                    self.tt_hits += 1
+                    if e.lb + off >= x and e.lb_p <= p0:
+                        self.tstat[p.trick_no][3] += 1
+                        return e.lb + off
+                    if e.ub + off < x and e.ub_p >= p0:
+                        self.tstat[p.trick_no][3] += 1
+                        return e.ub + off
+                    ttbest = e.best
+                elif shape[0]:
                     # quasi-symmetry: the shape's representative (quasi_cut)
-                    e = self.tt_bucket(shape[0])
-                    for i in range(self.tt_ways):
-                        if e[i].gen == self.tt_gen and e[i].key == shape[0] \
-                                and e[i].check == shape[1]:
-                            self.quasi_found += 1
-                            if self.quasi_cut(e[i].lb, e[i].ub, e[i].lb_p, e[i].ub_p,
-                                              e[i].hon, x, p0, off, &d):
-                                self.quasi_cuts += 1
-                                self.tstat[p.trick_no][3] += 1
-                                if self.verify_left >= p.total_tricks - p.trick_no:
-                                    self.verify_bound(x, d)
-                                return d
-                            break
+                    e = self.tt_find(shape[0], shape[1])
+                    if e != NULL:
+                        self.quasi_found += 1
+                        if self.quasi_cut(e.lb, e.ub, e.lb_p, e.ub_p, e.hon, x, p0, off,
+                                          &d):
+                            self.quasi_cuts += 1
+                            self.tstat[p.trick_no][3] += 1
+                            if self.verify_left >= p.total_tricks - p.trick_no:
+                                self.verify_bound(x, d)
+                            return d
         legal_mask(p, m)
         nm[0] = 0
         nm[1] = 0
@@ -4207,7 +4200,7 @@ cdef class TarotCore:
         T reads besides: the attack's pile and bouts (a defence sweep changes them only
         through the Excuse) and, for an attack sweep, the live points it will take."""
         cdef Pos* p = &self.p
-        cdef int i, j, k, v, r, mine, best = NOMOVE, nskip = 0, s, lo, hi, rank
+        cdef int i, j, k, v, r, mine, best = NOMOVE, nskip = 0, s, lo, hi
         cdef int boundary = p.ntrick == 0
         cdef uint64_t key = 0, check = 0, w
         cdef uint64_t shape[2]
@@ -4250,12 +4243,11 @@ cdef class TarotCore:
             key = mix64(shape[0] ^ (w * <uint64_t>0x9E3779B97F4A7C15) ^ SWSALT)
             check = mix64b(shape[1] + w + SWSALT)
             self.tt_probes += 1
-            e = self.tt_bucket(key)
-            for i in range(self.tt_ways):
-                if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
-                    self.tt_hits += 1
-                    self.tstat[p.trick_no][3] += 1
-                    return e[i].lb
+            e = self.tt_find(key, check)
+            if e != NULL:
+                self.tt_hits += 1
+                self.tstat[p.trick_no][3] += 1
+                return e.lb
         elif p.wi >= 0 and p.side[(p.tally.leader + p.wi) % p.n] != side \
                 and p.trick_no < p.total_tricks - 1:
             # the other side is winning this trick: lost unless a seat of ``side``
@@ -4298,9 +4290,7 @@ cdef class TarotCore:
             self.no_cut += 1
         if boundary:
             # an exact answer for this threshold: both bounds
-            rank = self.effort_rank(n0)
-            e = self.tt_slot(key, check, rank if rank >= 0
-                             else (p.total_tricks - p.trick_no) * p.n, &j)
+            e = self.tt_slot(key, check, self.effort_rank(n0), &j)
             e.lb = r
             e.ub = r
             e.hon = 0
@@ -4310,20 +4300,32 @@ cdef class TarotCore:
         # the plain table's bucket of a key: tt_ways entries from a multiple of tt_ways
         return &self.tt[(key & self.tt_mask) & ~(<uint64_t>(self.tt_ways - 1))]
 
-    cdef TTEntry* tt_slot(self, uint64_t key, uint64_t check, int depth,
-                          int* fresh) noexcept nogil:
-        """The plain-table entry of key: its own if stored (``fresh`` 0), else a new
-        one in its bucket with empty bounds (``fresh`` 1), in place of a dead entry or
-        of the one of least ``depth`` (``tt_effort``: the rank of the nodes its bounds
-        cost; off: slot 0 keeps the deeper entry by cards left, slot 1 is always
-        replaced)."""
+    cdef inline TTEntry* tt_find(self, uint64_t key, uint64_t check) noexcept nogil:
+        # the live plain-table entry of key and its check word, or NULL
         cdef TTEntry* e = self.tt_bucket(key)
-        cdef TTEntry* s
         cdef int i
         for i in range(self.tt_ways):
             if e[i].gen == self.tt_gen and e[i].key == key and e[i].check == check:
-                fresh[0] = 0
                 return &e[i]
+        return NULL
+
+    cdef TTEntry* tt_slot(self, uint64_t key, uint64_t check, int rank,
+                          int* fresh) noexcept nogil:
+        """The plain-table entry of key: its own if stored (``fresh`` 0; its rank
+        raised to ``rank`` if lower), else a new one in its bucket with empty bounds
+        (``fresh`` 1), in place of a dead entry or of the one of least rank. ``rank``:
+        effort_rank (``tt_effort``: ranked by the nodes the bounds cost); -1: the
+        cards left, slot 0 keeping the deeper entry, slot 1 always replaced."""
+        cdef TTEntry* s = self.tt_find(key, check)
+        cdef int depth = rank if rank >= 0 else \
+            (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
+        if s != NULL:
+            fresh[0] = 0
+            if depth > s.depth:
+                s.depth = depth
+            return s
+        cdef TTEntry* e = self.tt_bucket(key)
+        cdef int i
         fresh[0] = 1
         if self.use_effort:
             # a dead entry, else the one whose bounds cost the fewest nodes
@@ -4359,13 +4361,8 @@ cdef class TarotCore:
         a shape entry (hon: the position's live honours): one representative a shape,
         the latest one stored (its bounds start afresh when the honours differ).
         ``rank``: the entry's replacement rank (effort_rank; -1: by cards left)."""
-        cdef int depth = (self.p.total_tricks - self.p.trick_no) * self.p.n - self.p.ntrick
         cdef int fresh
-        if rank >= 0:
-            depth = rank
-        cdef TTEntry* s = self.tt_slot(key, check, depth, &fresh)
-        if not fresh and depth > s.depth:
-            s.depth = depth
+        cdef TTEntry* s = self.tt_slot(key, check, rank, &fresh)
         if fresh:
             s.hon = hon if hon >= 0 else 0
         elif hon >= 0 and s.hon != hon:

@@ -605,41 +605,31 @@ def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
         values = core.sweep_values(side)
         if lo >= hi or not values:
             continue
-        rest = core.sweep_rest_bound(side)
+        # one walk for both sides, in the sense of the side's own good: T for the
+        # defence (it wants T low), -T for the attack; (a, b) the interval so read
+        sign = 1 if side == 0 else -1
+        a, b = (lo, hi) if side == 0 else (-hi, -lo)
+        own = sorted(sign * v for v in values)
+        rest = sign * core.sweep_rest_bound(side)
         # the side's own end of the interval rules out the values beyond it
-        if side == 0:
-            failed = [v for v in values if v < lo]
-            for v in reversed(values):
-                if v >= hi:
-                    continue        # T <= hi is known: nothing to prove there
-                if v < lo:
-                    break
-                r = probe(0, v)
-                if r is None:
-                    break
-                if not r:
-                    failed.append(v)
-                    break
-                hi, held = v, 0
-            # no sweep of T below the next value above the last one that failed
-            up = [v for v in values if not failed or v > max(failed)]
-            lo = max(lo, min(min(up), rest) if up else rest)
-        else:
-            failed = [v for v in values if v > hi]
-            for v in values:
-                if v <= lo:
-                    continue        # T >= lo is known
-                if v > hi:
-                    break
-                r = probe(1, v)
-                if r is None:
-                    break
-                if not r:
-                    failed.append(v)
-                    break
-                lo, held = v, 1
-            down = [v for v in values if not failed or v < min(failed)]
-            hi = min(hi, max(max(down), rest) if down else rest)
+        failed = [v for v in own if v < a]
+        for v in reversed(own):
+            if v >= b:
+                continue            # known already: nothing to prove there
+            if v < a:
+                break
+            r = probe(side, sign * v)
+            if r is None:
+                break
+            if not r:
+                failed.append(v)
+                break
+            b, held = v, side
+        # no sweep below the next value above the last one that failed: T is there
+        # or in an end the side does not sweep (rest)
+        up = [v for v in own if not failed or v > max(failed)]
+        a = max(a, min(min(up), rest) if up else rest)
+        lo, hi = (a, b) if side == 0 else (-b, -a)
     return lo, hi, held
 
 
