@@ -54,7 +54,10 @@ game after a relaxed fail (``relax_fail``, on by default with 4 and 5 players);
 ``--baseline relax-fail-off``: the other way round, the baseline with it on (3p);
 ``--baseline no-quasi``: the plain table without quasi-symmetry's shape entries
 (``quasi``, twenty-second session); ``--baseline fail-weight-64``: R_A favoured 64:1
-instead of FAIL_RACE_WEIGHT in (a)'s fail race;
+instead of FAIL_RACE_WEIGHT in (a)'s fail race (both with the doubling race);
+``--baseline doubling-race``: (a)'s R_A raced against the real game with doubling
+budgets (as before the twenty-fifth session) instead of run alone after the real
+game's first budget (``real_first``);
 ``--baseline no-classes``: (b) without the score classes (the chelem and the
 petit au bout by points-blind sweep probes, ``sweep_classes``, twenty-third session);
 ``--baseline none``: no "before" rows (the search of now alone, e.g. at a target's
@@ -68,7 +71,8 @@ shared, noisy machine.
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
                                    no-lowest|no-owed|no-owed-tricks|no-trumps-last|
                                    no-excuse-last|no-attack-trumps-last|table22|no-relax-fail|
-                                   relax-fail-off|no-quasi|fail-weight-64|none]
+                                   relax-fail-off|no-quasi|fail-weight-64|no-classes|no-effort|
+                                   doubling-race|none]
                                   [--per-deal]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
@@ -129,9 +133,10 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-merge2-relaxed": {"merge2_relaxed": False},
              "no-relax-void": {"relax_void": False},
              "no-relax-discard": {"relax_discard": False},
-             "even-fail-race": {"fail_weight": False},
+             "even-fail-race": {"fail_weight": False, "real_first": False},
              # the search as the thirteenth session left it (R_DV, an even race)
-             "thirteenth": {"relax_discard": False, "fail_weight": False},
+             "thirteenth": {"relax_discard": False, "fail_weight": False,
+                            "real_first": False},
              # the relaxed games without the weakened side's lowest-card rule
              # (``lowest``, fifteenth session): the fourteenth session's search
              "no-lowest": {"lowest": False},
@@ -156,7 +161,7 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # twenty-second session)
              "no-quasi": {"quasi": False},
              # R_A favoured 64:1 in (a)'s fail race instead of FAIL_RACE_WEIGHT
-             "fail-weight-64": {"fail_weight": 64},
+             "fail-weight-64": {"fail_weight": 64, "real_first": False},
              "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              # (b) without the score classes' sweep probes (``sweep_classes``,
@@ -165,6 +170,10 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # the plain table's slot 0 kept for the deeper entry (cards left) instead
              # of the costlier one (``tt_effort``, twenty-fourth session)
              "no-effort": {"tt_effort": False},
+             # (a)'s R_A raced against the real game with doubling budgets instead of
+             # run alone after the real game's first budget (``real_first``,
+             # twenty-fifth session)
+             "doubling-race": {"real_first": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)
 
 

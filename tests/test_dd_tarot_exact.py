@@ -994,11 +994,13 @@ def test_trump_relaxed_key_reads_class_counts_not_ranks(n):
 
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_made_probe_through_the_relaxed_games_is_the_real_answer(n, monkeypatch):
-    """(a) asks R_DV first (made there is made), then races R_A (failed there is
-    failed) against the real game: its answer is the sign of the exact margin on
-    endgames, with the race's first budget the default or 1 node (many rounds), and
-    R_DV and R_A each decide some on their own; within a node budget too small to
-    decide, it answers None (or right) and the two cores spend no more than it."""
+    """(a) asks R_DV first (made there is made), then gives the real game a first
+    budget and R_A (failed there is failed) the rest, or (``real_first`` off) races
+    them with doubling budgets: its answer is the sign of the exact margin on
+    endgames, with the first budget the default or 1 node (R_A then decides, or in
+    the race many rounds), and R_DV and R_A each decide some on their own; within a
+    node budget too small to decide, it answers None (or right) and the two cores
+    spend no more than it."""
     decided = {"R_DV": 0, "R_A": 0}
     left = (3, 4) if n < 5 else (3,)
     for st in endgames(n, 40, seed=2880 + n, left=left):
@@ -1006,20 +1008,24 @@ def test_made_probe_through_the_relaxed_games_is_the_real_answer(n, monkeypatch)
         core.set_objective("margin")
         exact, ok = core.value()
         assert ok
-        for start in (ddt.FAIL_RACE_START, 1):
+        for real_first in (True, False):
+            for start in (ddt.FAIL_RACE_START, 1):
+                fresh, fail = face.from_state(st, tt_bits=14), face.from_state(st, tt_bits=14)
+                fresh.set_objective("margin")
+                fail.set_objective("margin")
+                fail.set_relax("attack")
+                monkeypatch.setattr(ddt, "FAIL_RACE_START", start)
+                assert ddt._made_probe(fresh, None, None, True, fail_core=fail,
+                                       real_first=real_first) == (exact >= 0)
+            monkeypatch.setattr(ddt, "FAIL_RACE_START", 1 << 17)
             fresh, fail = face.from_state(st, tt_bits=14), face.from_state(st, tt_bits=14)
             fresh.set_objective("margin")
             fail.set_objective("margin")
             fail.set_relax("attack")
-            monkeypatch.setattr(ddt, "FAIL_RACE_START", start)
-            assert ddt._made_probe(fresh, None, None, True, fail_core=fail) == (exact >= 0)
-        fresh, fail = face.from_state(st, tt_bits=14), face.from_state(st, tt_bits=14)
-        fresh.set_objective("margin")
-        fail.set_objective("margin")
-        fail.set_relax("attack")
-        answer = ddt._made_probe(fresh, 300, None, True, fail_core=fail)
-        assert answer in (None, exact >= 0)
-        assert fresh.stats()["nodes"] + fail.stats()["nodes"] <= 300
+            answer = ddt._made_probe(fresh, 300, None, True, fail_core=fail,
+                                     real_first=real_first)
+            assert answer in (None, exact >= 0)
+            assert fresh.stats()["nodes"] + fail.stats()["nodes"] <= 300
         answers = {}
         for game in ("defence-void", "attack"):
             c = face.from_state(st, tt_bits=14)

@@ -345,8 +345,12 @@ def made_T_bounds(state: Any, poignee: int | None = None) -> tuple[int, int]:
     return least_made, most_failed
 
 
-# (a)'s race of the real game and R_A after a relaxed fail: the first budget of each
-# probe, doubled each round
+# (a) after a relaxed fail, with R_A (``relax_fail``): the real game's budget before
+# R_A runs alone to its answer (twenty-fifth session: at the 4p first lead the real
+# game answers first only on fail proofs of ~1e5 nodes, 113k at most, against 0.2-1.5M
+# for R_A; restarting R_A in a doubling race cost x1.07-1.18 on every fail proof it
+# won above 2M nodes). In the doubling race (``real_first`` off): the first budget
+# of each probe, doubled each round
 FAIL_RACE_START = 1 << 17
 # ... and R_A's share: FAIL_RACE_WEIGHT times the real game's nodes each round
 # (fourteenth session: at the first lead R_A's fail proofs are 1.4-2.7x cheaper than
@@ -448,7 +452,8 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
                 relax_first: bool, relaxed_game: str = "defence-void",
                 fail_core: Any = None, fail_weight: int = FAIL_RACE_WEIGHT,
                 trump_leads_last: bool = False, excuse_lead_last: bool = True,
-                attack_trump_leads_last: bool = False) -> bool | None:
+                attack_trump_leads_last: bool = False,
+                real_first: bool = True) -> bool | None:
     """(a): is the contract made (the core's objective is the margin)? With
     ``relax_first``, first in a relaxed game that favours the defence
     (``TarotCore.set_relax``): made there is made, and that proof is cheaper (a
@@ -462,16 +467,17 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     or ``"defence"`` (R_D).
 
     Otherwise the real game decides, within what the relaxed search left of the
-    limits -- raced, when ``fail_core`` (a second core of the position, margin
+    limits -- helped, when ``fail_core`` (a second core of the position, margin
     objective, kept in R_A: the attack picks the winner among tied pips, R_A >= real;
-    or a function making one, called only when the race is run) is given, against
-    R_A, where failed is failed: the real game gets FAIL_RACE_START nodes and R_A
-    ``fail_weight`` times as many, then twice as many each round (their tables keep
-    what was proven), so the answer costs about what the cheaper of the two proofs
-    costs, times a small factor (R_A is favoured: its fail proofs are the cheaper ones
-    at the first lead). At the
-    first lead the real game's fail proofs are the ones out of reach (RESULTS.md,
-    seventh session). ``trump_leads_last``: those fail proofs (after a relaxed fail)
+    or a function making one, called only when it is needed) is given, by R_A, where
+    failed is failed. With ``real_first`` the real game gets FAIL_RACE_START nodes,
+    then R_A runs alone to its answer (failed is the answer; made there, the real
+    game decides with what is left): at the first lead R_A's fail proofs are the
+    cheaper ones and the real game's out of reach (RESULTS.md, seventh and
+    fourteenth sessions), and one R_A probe costs less than the same proof restarted
+    with doubling budgets. Without it (the race as it was): the real game gets
+    FAIL_RACE_START nodes and R_A ``fail_weight`` times as many, then twice as many
+    each round (their tables keep what was proven). ``trump_leads_last``: those fail proofs (after a relaxed fail)
     order the defence's trump leads after its plain ones (TRUMP_LEADS_LAST), and with
     ``excuse_lead_last`` its Excuse lead after all of them; ``attack_trump_leads_last``:
     the relaxed game's made proof orders the attack's trump leads that are not sure
@@ -508,9 +514,30 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
         racer = fail_core() if callable(fail_core) else fail_core
         f0 = racer.stats()["nodes"]
         racer.set_trump_leads_last(trump_leads_last, excuse_lead_last)
+        if real_first:
+            return _real_then_attack(core, racer, left)
         return _fail_race(core, racer, left, deadline, start, fail_weight)
     finally:
         core.set_trump_leads_last(False)
+
+
+def _real_then_attack(core: Any, racer: Any, left: Any) -> bool | None:
+    """(a) after a relaxed fail: the real game (``core``) within FAIL_RACE_START
+    nodes, then R_A (``racer``) alone, then, if R_A is made, the real game with what
+    is left (see _made_probe)."""
+    b, d = left()
+    answer = core.probe(0, node_budget=FAIL_RACE_START if b is None
+                        else min(FAIL_RACE_START, b), deadline=d)
+    if answer is not None:
+        return answer
+    for c in (racer, core):
+        b, d = left()
+        if (b is not None and b <= 0) or (d is not None and d <= 1e-6):
+            return None
+        answer = c.probe(0, node_budget=b, deadline=d)
+        if answer is None or c is core or answer is False:
+            return answer
+    return None     # not reached: the loop returns at the real game
 
 
 def _fail_race(core: Any, racer: Any, left: Any, deadline: float | None, start: float,
@@ -754,8 +781,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     first probe just above), ``relax_card_floor`` ((c)'s cards without theirs),
     ``relax_trumps`` (R_D instead of R_DT) and
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
-    R_DV instead of R_DD), ``fail_weight`` (R_A's share of that race:
-    False even, an int that weight, True FAIL_RACE_WEIGHT), ``trump_leads_last`` ((a)'s fail proofs with the
+    R_DV instead of R_DD), ``real_first`` (off: R_A raced against the real game
+    with doubling budgets, as before the twenty-fifth session), ``fail_weight`` (R_A's
+    share of that race: False even, an int that weight, True FAIL_RACE_WEIGHT), ``trump_leads_last`` ((a)'s fail proofs with the
     defence's trump leads in the heuristic's place), ``excuse_lead_last`` (theirs with
     the defence's Excuse lead in the heuristic's place), ``attack_trump_leads_last``
     ((a)'s made proof with the attack's trump leads in the heuristic's place),
@@ -783,6 +811,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     # (twenty-second session, 50 deals at 1e7) 5p 29 finish against 28, x1.05, none
     # dearer (deal 10 x1.9), 3p the same 22 but mixed (x0.32-7.9): on for 5p too
     relax_fail = features.pop("relax_fail", state.players in (4, 5))
+    real_first = features.pop("real_first", True)
     weight = features.pop("fail_weight", True)
     fail_weight = FAIL_RACE_WEIGHT if weight is True else 1 if weight is False else int(weight)
     trump_leads_last = features.pop("trump_leads_last", True) \
@@ -873,7 +902,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     made = run("made", lambda: _made_probe(core, b, d, relax_first, relaxed_game,
                                            make_fail_core if relax_fail else None,
                                            fail_weight, trump_leads_last,
-                                           excuse_lead_last, attack_trump_leads_last))
+                                           excuse_lead_last, attack_trump_leads_last,
+                                           real_first))
     for other in raced:
         charge(other)
     raced.clear()
