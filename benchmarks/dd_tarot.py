@@ -49,9 +49,9 @@ without the cards the attack's sure tricks will take from the defenders who defe
 (``sure_owed_tricks``); ``--baseline no-trumps-last``: (a)'s fail proofs with the
 defence's trump leads where the heuristic puts them (``trump_leads_last``, nineteenth
 session; on for 4 and 5 players);
-``--baseline no-relax-fail``: (a) without R_A raced against the real
-game after a relaxed fail (``relax_fail``, on by default with 4 and 5 players);
-``--baseline relax-fail-off``: the other way round, the baseline with it on (3p);
+``--baseline no-relax-fail``: (a) without R_A beside the real game after a
+relaxed fail (``relax_fail``, on by default; with 3 players since the twenty-fifth
+session);
 ``--baseline no-quasi``: the plain table without quasi-symmetry's shape entries
 (``quasi``, twenty-second session); ``--baseline fail-weight-64``: R_A favoured 64:1
 instead of FAIL_RACE_WEIGHT in (a)'s fail race (both with the doubling race);
@@ -71,7 +71,7 @@ shared, noisy machine.
                                    no-merge2-relaxed|no-relax-void|no-relax-discard|even-fail-race|thirteenth|
                                    no-lowest|no-owed|no-owed-tricks|no-trumps-last|
                                    no-excuse-last|no-attack-trumps-last|table22|no-relax-fail|
-                                   relax-fail-off|no-quasi|fail-weight-64|no-classes|no-effort|
+                                   no-quasi|fail-weight-64|no-classes|no-effort|
                                    doubling-race|none]
                                   [--per-deal]
                                   [--questions made] [--growth-question made|value|cards]
@@ -162,7 +162,6 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              "no-quasi": {"quasi": False},
              # R_A favoured 64:1 in (a)'s fail race instead of FAIL_RACE_WEIGHT
              "fail-weight-64": {"fail_weight": 64, "real_first": False},
-             "relax-fail-off": {"relax_fail": True},
              "no-relax-fail": {"relax_fail": False},
              # (b) without the score classes' sweep probes (``sweep_classes``,
              # twenty-third session)

@@ -436,6 +436,22 @@ geometric mean; 3p 20 deals, the same 10, x1.01. Within 1e7 nodes the table is n
 full and nothing changes. Less than on the single probes (deal 0: (a) 21.8M -> 21.4M
 against its R_A probe's 17.3M -> 16.2M; (a)'s fail race restarts R_A with doubled
 budgets; why the gain shrinks there was not measured).
+
+Twenty-fifth session, measured and dropped: a seat's plain-suit masters as sure
+tricks in value_bounds (``seat_masters``, prototyped: in each suit the seat's run of
+top live cards, as many as every other seat holding a trump holds cards of the suit
+(such a seat sheds the suit only in its tricks), credited with their points and 1 for
+each other card once the seat leads or surely wins a trick with a trump, its Excuse
+fitted in). Equal values on the brute-force endgames, and it moved a bound (mostly
+the lower, by 11 doubled points, a king's trick) at 42 % of the boundaries of random
+lines from a 3p first lead, yet R_DD's made proofs of 3p deals 28 / 13 took x1.000 / 1.008 fewer
+nodes (not one cut of deal 28 changed), 4p R_DD deal 46 / R_A deal 0 x1.025 / 1.016,
+at x0.85-0.87 the speed a node; exact endgames x1.01-1.06. The boundaries a made proof
+searches sit close to the threshold: on 3p positions 14 tricks before the end (the
+heuristic's play) the lower bound is 0-49 doubled points below R_DD's margin, median
+3 -- what is left to cut there is the last few points, not a king. Then (a)'s fail
+race (solver.dd.tarot, ``real_first``): the doubling budgets were what shrank the
+gain above, see RESULTS.md.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset, memcpy
