@@ -1003,13 +1003,14 @@ def test_made_probe_through_the_relaxed_games_is_the_real_answer(n, monkeypatch)
     spend no more than it."""
     decided = {"R_DV": 0, "R_A": 0}
     left = (3, 4) if n < 5 else (3,)
+    default_start = ddt.FAIL_RACE_START
     for st in endgames(n, 40, seed=2880 + n, left=left):
         core = face.from_state(st, tt_bits=14)
         core.set_objective("margin")
         exact, ok = core.value()
         assert ok
         for real_first in (True, False):
-            for start in (ddt.FAIL_RACE_START, 1):
+            for start in (default_start, 1):
                 fresh, fail = face.from_state(st, tt_bits=14), face.from_state(st, tt_bits=14)
                 fresh.set_objective("margin")
                 fail.set_objective("margin")
@@ -1017,7 +1018,7 @@ def test_made_probe_through_the_relaxed_games_is_the_real_answer(n, monkeypatch)
                 monkeypatch.setattr(ddt, "FAIL_RACE_START", start)
                 assert ddt._made_probe(fresh, None, None, True, fail_core=fail,
                                        real_first=real_first) == (exact >= 0)
-            monkeypatch.setattr(ddt, "FAIL_RACE_START", 1 << 17)
+            monkeypatch.setattr(ddt, "FAIL_RACE_START", default_start)
             fresh, fail = face.from_state(st, tt_bits=14), face.from_state(st, tt_bits=14)
             fresh.set_objective("margin")
             fail.set_objective("margin")

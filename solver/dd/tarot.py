@@ -74,6 +74,11 @@ def _deadline_left(start: float, deadline: float | None) -> float | None:
     return max(0.0, deadline - (time.monotonic() - start))
 
 
+def _limits_spent(budget: int | None, seconds: float | None) -> bool:
+    """Whether a node budget or a deadline left (None: no limit) is used up."""
+    return (budget is not None and budget <= 0) or (seconds is not None and seconds <= 1e-6)
+
+
 def _budget_left(core: Any, node_budget: int | None, base: int) -> int | None:
     if node_budget is None:
         return None
@@ -396,7 +401,7 @@ def card_side_probes(state: Any, x: int, cards: list[int], node_budget: int | No
         b = CARD_SIDE_NODES if node_budget is None else min(CARD_SIDE_NODES,
                                                               node_budget - spent)
         d = _deadline_left(start, deadline)
-        if b <= 0 or (d is not None and d <= 1e-6):
+        if _limits_spent(b, d):
             out[card] = None
             continue
         core.play(card)
@@ -440,7 +445,7 @@ def relaxed_card_values(state: Any, cards: list[int], node_budget: int | None = 
         n0, t0 = core.stats()["nodes"], time.monotonic()
         b = None if node_budget is None else (node_budget - n0) // share
         d = _deadline_left(start, deadline)
-        if (b is not None and b <= 0) or (d is not None and d <= 1e-6):
+        if _limits_spent(b, d):
             break
         v, complete = _value_after(core, card, b, None if d is None else d / share)
         if complete:
@@ -477,8 +482,9 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
     fourteenth sessions), and one R_A probe costs less than the same proof restarted
     with doubling budgets. Without it (the race as it was): the real game gets
     FAIL_RACE_START nodes and R_A ``fail_weight`` times as many, then twice as many
-    each round (their tables keep what was proven). ``trump_leads_last``: those fail proofs (after a relaxed fail)
-    order the defence's trump leads after its plain ones (TRUMP_LEADS_LAST), and with
+    each round (their tables keep what was proven). ``trump_leads_last``: those fail
+    proofs (after a relaxed fail) order the defence's trump leads after its plain
+    ones (TRUMP_LEADS_LAST), and with
     ``excuse_lead_last`` its Excuse lead after all of them; ``attack_trump_leads_last``:
     the relaxed game's made proof orders the attack's trump leads that are not sure
     winners after its plain ones (ATTACK_TRUMP_LEADS_LAST)."""
@@ -530,14 +536,16 @@ def _real_then_attack(core: Any, racer: Any, left: Any) -> bool | None:
                         else min(FAIL_RACE_START, b), deadline=d)
     if answer is not None:
         return answer
-    for c in (racer, core):
-        b, d = left()
-        if (b is not None and b <= 0) or (d is not None and d <= 1e-6):
-            return None
-        answer = c.probe(0, node_budget=b, deadline=d)
-        if answer is None or c is core or answer is False:
-            return answer
-    return None     # not reached: the loop returns at the real game
+    b, d = left()
+    if _limits_spent(b, d):
+        return None
+    answer = racer.probe(0, node_budget=b, deadline=d)
+    if answer is not True:
+        return answer           # failed in R_A is failed; None: a limit stopped it
+    b, d = left()               # made in R_A: only the real game can tell
+    if _limits_spent(b, d):
+        return None
+    return core.probe(0, node_budget=b, deadline=d)
 
 
 def _fail_race(core: Any, racer: Any, left: Any, deadline: float | None, start: float,
@@ -783,12 +791,13 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
     R_DV instead of R_DD), ``real_first`` (off: R_A raced against the real game
     with doubling budgets, as before the twenty-fifth session), ``fail_weight`` (R_A's
-    share of that race: False even, an int that weight, True FAIL_RACE_WEIGHT), ``trump_leads_last`` ((a)'s fail proofs with the
-    defence's trump leads in the heuristic's place), ``excuse_lead_last`` (theirs with
+    share of that race: False even, an int that weight, True FAIL_RACE_WEIGHT),
+    ``trump_leads_last`` ((a)'s fail proofs with the defence's trump leads in the
+    heuristic's place), ``excuse_lead_last`` (theirs with
     the defence's Excuse lead in the heuristic's place), ``attack_trump_leads_last``
     ((a)'s made proof with the attack's trump leads in the heuristic's place),
-    ``relax_fail`` ((a) with R_A beside the real game after a relaxed fail), for measurements against a technique switched off;
-    the values never change."""
+    ``relax_fail`` ((a) with R_A beside the real game after a relaxed fail), for
+    measurements against a technique switched off; the values never change."""
     from .. import parallel
 
     parallel.check_threads(threads)
