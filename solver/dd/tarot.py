@@ -522,7 +522,7 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
         racer.set_trump_leads_last(trump_leads_last, excuse_lead_last)
         if real_first:
             return _real_then_attack(core, racer, left)
-        return _fail_race(core, racer, left, deadline, start, fail_weight)
+        return _fail_race(core, racer, left, fail_weight)
     finally:
         core.set_trump_leads_last(False)
 
@@ -531,33 +531,32 @@ def _real_then_attack(core: Any, racer: Any, left: Any) -> bool | None:
     """(a) after a relaxed fail: the real game (``core``) within FAIL_RACE_START
     nodes, then R_A (``racer``) alone, then, if R_A is made, the real game with what
     is left (see _made_probe)."""
-    b, d = left()
-    answer = core.probe(0, node_budget=FAIL_RACE_START if b is None
-                        else min(FAIL_RACE_START, b), deadline=d)
+    def ask(c: Any, cap: int | None = None) -> bool | None:
+        b, d = left()
+        if _limits_spent(b, d):
+            return None
+        if cap is not None:
+            b = cap if b is None else min(cap, b)
+        return c.probe(0, node_budget=b, deadline=d)
+
+    answer = ask(core, FAIL_RACE_START)
     if answer is not None:
         return answer
-    b, d = left()
-    if _limits_spent(b, d):
-        return None
-    answer = racer.probe(0, node_budget=b, deadline=d)
+    answer = ask(racer)
     if answer is not True:
         return answer           # failed in R_A is failed; None: a limit stopped it
-    b, d = left()               # made in R_A: only the real game can tell
-    if _limits_spent(b, d):
-        return None
-    return core.probe(0, node_budget=b, deadline=d)
+    return ask(core)            # made in R_A: only the real game can tell
 
 
-def _fail_race(core: Any, racer: Any, left: Any, deadline: float | None, start: float,
-               fail_weight: int) -> bool | None:
+def _fail_race(core: Any, racer: Any, left: Any, fail_weight: int) -> bool | None:
     """(a) after a relaxed fail: the real game (``core``) raced against R_A
-    (``racer``), see _made_probe."""
+    (``racer``) with doubling budgets, see _made_probe."""
     step = FAIL_RACE_START
     racers = [core, racer]
     while True:
         for c in list(racers):
             b, d = left()
-            if b is not None and b <= 0:
+            if _limits_spent(b, d):
                 return None
             mine = step * (fail_weight if c is racer else 1)
             answer = c.probe(0, node_budget=mine if b is None else min(mine, b),
@@ -566,8 +565,6 @@ def _fail_race(core: Any, racer: Any, left: Any, deadline: float | None, start: 
                 if c is core or answer is False:
                     return answer
                 racers.remove(c)          # made in R_A: only the real game can tell
-            elif d is not None and time.monotonic() - start >= deadline:
-                return None
         step *= 2
 
 
