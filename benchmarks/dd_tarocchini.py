@@ -268,7 +268,9 @@ def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
                             line=False, search=search, features=features)
     out = {}
     for q in questions:
-        upto = QUESTIONS[:QUESTIONS.index(q) + 1]
+        # the questions up to q, and past (a) the cards' (a) that analyse asks before
+        # (b) ("card ahead", twenty-sixth session)
+        upto = QUESTIONS[:QUESTIONS.index(q) + 1] + (("card ahead",) if q != "ahead" else ())
         nodes = sum(n for st, _, n in a.steps if st in upto)
         secs = sum(x for st, x, _ in a.steps if st in upto)
         done = {"ahead": a.stage != "ahead", "value": a.value is not None,

@@ -208,8 +208,12 @@ def ask(state, version: str, question: str, budget: int,
         nodes = a.steps[0][2]
         secs = a.steps[0][1]
     elif question == "value":
-        nodes = sum(s[2] for s in a.steps if s[0] in ("made", "value"))
-        secs = sum(s[1] for s in a.steps if s[0] in ("made", "value"))
+        # every step analyse runs up to the exact T (the cards' made status, R_DD's
+        # floor and the score classes too: before the twenty-sixth session only
+        # "made" and "value" were counted, which left out the floor and the classes)
+        upto = [s for s in a.steps if s[0] not in ("cards", "line")]
+        nodes = sum(s[2] for s in upto)
+        secs = sum(s[1] for s in upto)
     else:
         nodes, secs = a.nodes, a.seconds
     return secs, nodes, stage_done

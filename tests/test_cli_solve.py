@@ -173,9 +173,20 @@ def test_solve_tarocchini_first_lead_is_the_exact_analysis_within_the_deadline(e
             assert (c["lower"] is None or c["lower"] <= c["value"]) and \
                 (c["upper"] is None or c["value"] <= c["upper"]), c
     assert a["horizon"] == dd.module_for("tarocchini").default_horizon(state)
+    # each card's (a): exact where proven (every card, when (a)'s answer goes against
+    # the side to play), and then its estimate on that side of the threshold
+    thr = a["ahead"]["threshold"]
+    for c in a["cards"]:
+        got = c["ahead"]
+        assert got["exact"] == (got["answer"] is not None)
+        if got["exact"] and c["value"] is not None:
+            assert (c["value"] >= thr) == got["answer"], c
+    if a["ahead"]["exact"] and a["ahead"]["answer"] != side:
+        assert all(c["ahead"]["answer"] == a["ahead"]["answer"] for c in a["cards"])
     assert "value" not in a and "line" not in a
     text = run("solve", str(EXAMPLES / example), "--at", "play", "--deadline", "0.5").output
     assert "(b) margin in [" in text and "ESTIMATES" in text and "STOPPED by the deadline" in text
+    assert ("declarer wins" if state.variant == "terziglio" else "B ahead") in text
     # --horizon exact keeps the exact search: no estimates, the cards unknown
     res = run("solve", str(EXAMPLES / example), "--at", "play", "--horizon", "exact",
               "--deadline", "0.2", "--no-line", "--json")
@@ -192,6 +203,9 @@ def test_solve_tarocchini_late_position_is_exact_with_its_line():
         assert a["ahead"]["exact"] and a["ahead"]["answer"] == (
             a["value"] >= a["ahead"]["threshold"])
         assert all(c["exact"] for c in a["cards"]) and a["line"]
+        assert all(c["ahead"] == {"answer": c["value"] >= a["ahead"]["threshold"],
+                                  "exact": True, "text": c["ahead"]["text"]}
+                   for c in a["cards"])
         best = (max if a["side_to_act"] in ("team B", "opponents") else min)(
             c["value"] for c in a["cards"])
         assert best == a["value"] and a["cards"][0]["value"] == best

@@ -223,6 +223,29 @@ def test_analyse_equals_brute_force(search):
         assert probe.is_over()
 
 
+def test_card_ahead_equals_brute_force():
+    """(a) after each legal card (``card_ahead``; TERZ-SCORE-2, OTTO-SCORE-1): each
+    answer is the brute-force one; where (a)'s answer goes against the side to play,
+    every card has it without a search, else the cards are probed (their nodes are
+    the "card ahead" step's)."""
+    free = probed = 0
+    for st in _endgames(41, 40):
+        a = dd.analyse(st, line=False)
+        assert set(a.card_ahead) == set(a.legal)
+        for card, got in a.card_ahead.items():
+            after = st.copy()
+            after.play(Move("card", card))
+            assert got == (brute(after, prune=True) >= a.threshold), card
+        step = dict((q, n) for q, _, n in a.steps)["card ahead"]
+        if a.ahead != (st.side_of[st.to_act] == 1):
+            assert step == 0 and set(a.card_ahead.values()) == {a.ahead}
+            free += 1
+        else:
+            assert any(v == a.ahead for v in a.card_ahead.values())
+            probed += step > 0
+    assert free > 5 and probed > 5
+
+
 def test_analyse_stopped_proves_only_what_it_proved():
     # a node budget far too small: no answer is claimed that was not proven, the
     # interval holds the exact value, and an "ahead" given comes from that interval
@@ -239,6 +262,11 @@ def test_analyse_stopped_proves_only_what_it_proved():
             seen[a.stage] = seen.get(a.stage, 0) + 1
             if a.ahead is not None:
                 assert a.ahead == (want >= a.threshold)
+            for card, got in a.card_ahead.items():
+                if got is not None:
+                    after = st.copy()
+                    after.play(Move("card", card))
+                    assert got == (dd.solve(after).value >= a.threshold)
             if a.value is not None:
                 assert a.value == want and a.stage in ("cards", "line")
             else:

@@ -394,11 +394,16 @@ def _proven_range(lo: int | None, hi: int | None) -> str:
     return ""
 
 
-def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str) -> list[str]:
+def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str,
+                            answer: tuple[str, str] = ("made", "made")) -> list[str]:
     """The lines an exact analysis report ends with (Tarot and Tarocchini): every card's
-    value (exact, estimate or the bounds a stop left), (d) the line, the stop, the totals."""
+    value (exact, estimate or the bounds a stop left) and its answer to (a) where rows
+    carry one (``answer``: the rows' key and the column's head; Tarot's "made",
+    Tarocchini's "ahead", whose ``text`` says yes / no to the variant's question),
+    (d) the line, the stop, the totals."""
     table = []
-    with_made = any("made" in r for r in a["cards"])
+    key, head_a = answer
+    with_made = any(key in r for r in a["cards"])
     for r in a["cards"]:
         if r["exact"]:
             row = [r["move"], str(r["value"]), "exact"]
@@ -413,12 +418,13 @@ def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str
             row = [r["move"], v, "stopped"]
         # a stopped card's own counts mislead: the run's totals are on the last line
         if with_made:
-            m = r.get("made")
+            m = r.get(key)
             row.append("?" if m is None or m["answer"] is None
-                       else ("yes" if m["answer"] else "no"))
+                       else (m["text"].split(":")[0] if m.get("text")
+                             else "yes" if m["answer"] else "no"))
         row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
         table.append(row)
-    head = ["card", unit, ""] + (["made"] if with_made else []) + ["nodes", "time (s)"]
+    head = ["card", unit, ""] + ([head_a] if with_made else []) + ["nodes", "time (s)"]
     lines = _columns(head, table, indent=2)
     if a.get("line"):
         lines.append("(d) optimal line (one trick per group):")

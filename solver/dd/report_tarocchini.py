@@ -34,6 +34,11 @@ AHEAD_TEXT = {
 }
 
 
+# the cards table's column of each card's (a), by variant (its cells: yes / no as
+# the question of AHEAD_TEXT is answered, ? where not proven)
+AHEAD_COLUMN = {"terziglio": "declarer wins", "ottocento": "B ahead"}
+
+
 def _sides(variant: str) -> dict[int, str]:
     return {1: "opponents", 0: "declarer"} if variant == "terziglio" else \
         {1: "team B", 0: "team A"}
@@ -96,6 +101,13 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
     # side 1's cards are worth at most the position, side 0's at least; a side probe
     # at that bound (dd.card_side_probes) proves which cards keep it
     bounds = [None, a.upper] if side == 1 else [a.lower, None]
+
+    def ahead_bound(card: int) -> tuple[int | None, int | None] | None:
+        # (a) after the card (a.card_ahead): at least the threshold, or below it
+        got = a.card_ahead.get(card)
+        return None if got is None else (a.threshold, None) if got else \
+            (None, a.threshold - 1)
+
     sides, side_nodes = side_bounds(
         dd.card_side_probes, state, sorted({dd._card_of(m) for m in missing}),
         a.lower if side == 1 else a.upper + 1,
@@ -103,7 +115,8 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         deadline - (time.monotonic() - start), kw.get("tt_bits", dd.DEFAULT_TT_BITS))
     if missing and not estimates:
         for move in missing:
-            lo, hi = narrow(bounds[0], bounds[1], sides.get(dd._card_of(move)))
+            lo, hi = narrow(*narrow(bounds[0], bounds[1], sides.get(dd._card_of(move))),
+                            ahead_bound(dd._card_of(move)))
             rows.append({"move": state.move_token(move), "value": None, "lower": lo,
                          "upper": hi, "exact": False, "complete": False, "nodes": 0,
                          "seconds": 0.0, "stopped": a.stopped or "deadline",
@@ -114,8 +127,19 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         estimated_with = dd.default_horizon(state) or 1
         est = dd.solve_cards(state, horizon=estimated_with, only=missing, **kw)
         for move, r in est.items():
-            lo, hi = narrow(bounds[0], bounds[1], sides.get(dd._card_of(move)))
+            lo, hi = narrow(*narrow(bounds[0], bounds[1], sides.get(dd._card_of(move))),
+                            ahead_bound(dd._card_of(move)))
             rows.append(estimated_card_row(state.move_token(move), r, lo, hi))
+    for row in rows:
+        # each card's (a): its own probe's answer, else what its proven interval says
+        got = a.card_ahead.get(dd._card_of(state.parse_move(row["move"])))
+        if got is None:
+            lo, hi = (row["value"], row["value"]) if row["exact"] else \
+                (row.get("lower"), row.get("upper"))
+            got = True if lo is not None and lo >= a.threshold else \
+                False if hi is not None and hi < a.threshold else None
+        row["ahead"] = {"answer": got, "exact": got is not None,
+                        "text": None if got is None else (yes if got else no)}
     sign = 1 if side == 1 else -1
     rows.sort(key=lambda x: (not x["exact"], x["value"] is None, -sign * (x["value"] or 0)))
     names = _sides(variant)
@@ -166,5 +190,6 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
         lines.append(f"(b) margin in [{m['lower']}, {m['upper']}] half points (proven; the "
                      f"exact margin was stopped by {why})")
     lines.append(cards_heading(a, "margin"))
-    lines += analysis_cards_and_line(a, players, "margin", why)
+    lines += analysis_cards_and_line(a, players, "margin", why,
+                                     answer=("ahead", AHEAD_COLUMN[a["variant"]]))
     return "\n".join(lines)

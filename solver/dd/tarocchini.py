@@ -321,7 +321,9 @@ class TarocchiniAnalysis:
     ``value``: the exact margin (side 1 total - side 0 total, half points), with
     ``lower``/``upper`` its proven interval; (c) ``cards``: each legal card's
     CardResult (deck index -> result; ``complete=False`` for a card not finished, with
-    its proven bounds); (d) ``line``: an optimal line (deck cards).  Each answer is
+    its proven bounds); (d) ``line``: an optimal line (deck cards).  ``card_ahead``:
+    (a) after each legal card (deck index -> ahead or not, None where a limit stopped
+    its probe; empty if (a) was not answered).  Each answer is
     None when the limits stopped the analysis before it was proven: nothing here is
     an estimate.  ``stopped``: 'node_budget' or 'deadline', ``stage`` the question it
     was on; ``steps``: (question, seconds, nodes) of each search run."""
@@ -339,6 +341,7 @@ class TarocchiniAnalysis:
     stage: str | None = None
     steps: list[tuple[str, float, int]] = field(default_factory=list)
     legal: list[int] = field(default_factory=list)
+    card_ahead: dict[int, bool | None] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
@@ -355,6 +358,40 @@ def _deck_cards(mask: int) -> list[int]:
     return [c for c in range(62) if mask >> c & 1]
 
 
+# (a) card by card gets at most this share of the limits left after (a), in equal
+# parts (as the Tarot analysis' "card made")
+CARD_AHEAD_SHARE = 0.2
+
+
+def _card_ahead(s: Any, legal: list[int], ahead: bool, thr: int,
+                limits: tuple[int, float]) -> tuple[dict[int, bool | None], int]:
+    """(a) after each legal card, on the analysis' solver ``s`` (its table warm from
+    (a)): where (a)'s answer goes against the side to play, its proof refuted every
+    card of that side, so each card has that answer without a search; else one probe
+    a card at ``thr`` within an equal part of CARD_AHEAD_SHARE of ``limits`` (node
+    budget, seconds; 0: none) -- the card (a)'s proof played is a table hit.
+    Returns the answers (None: a limit stopped that card's probe) and the nodes."""
+    if ahead != (s.side_to_act() == 1):
+        return {c: ahead for c in legal}, 0
+    b = 0 if not limits[0] else int(limits[0] * CARD_AHEAD_SHARE) // len(legal)
+    d = 0.0 if not limits[1] else limits[1] * CARD_AHEAD_SHARE / len(legal)
+    out: dict[int, bool | None] = {}
+    spent = 0
+    for card in legal:
+        if limits[0] and b < 1:
+            out[card] = None        # (its share of the node budget is less than a node)
+            continue
+        s.play(card)
+        if s.is_over():
+            out[card] = s.final_value() >= thr
+        else:
+            v, n, ok = s.probe(thr, b, d)
+            spent += n
+            out[card] = (v >= thr) if ok else None
+        s.undo()
+    return out, spent
+
+
 def analyse_position(game: Game, position: Position, node_budget: int | None = None,
                      deadline: float | None = None, tt_bits: int = DEFAULT_TT_BITS, *,
                      cards: bool = True, line: bool = True, progress: Any = None,
@@ -364,7 +401,10 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
     deadline for the whole (each question is cheaper once the earlier is known):
 
     (a) ahead or not: one null-window search at ``ahead_threshold`` (fail-soft: its
-        result is also a proven bound of the margin);
+        result is also a proven bound of the margin); then the same after each legal
+        card (``card_ahead``, ``_card_ahead``): free where (a)'s answer goes against
+        the side to play, else one probe a card within a share (CARD_AHEAD_SHARE) of
+        the limits left;
     (b) the exact margin: MTD(f) from the probe's bound, then bisection, inside the
         interval (a) proved;
     (c) every legal card (``cards``): each card's search starts from (b)'s value, a
@@ -429,12 +469,13 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
     root_lo, root_hi = lo, hi   # every continuation's value lies in them
     ahead: bool | None = None
     value: int | None = None
+    card_ahead: dict[int, bool | None] = {}
 
     def result(stage: str | None, stopped: str | None, **kw: Any) -> TarocchiniAnalysis:
         a = ahead
         if a is None and stopped is not None:   # the proven interval may decide (a)
             a = True if lo >= thr else False if hi < thr else None
-        base = dict(ahead=a, value=value, cards={}, line=None)
+        base = dict(ahead=a, value=value, cards={}, line=None, card_ahead=card_ahead)
         base.update(kw)
         return TarocchiniAnalysis(threshold=thr, lower=lo, upper=hi,
                                   nodes=spent[0], seconds=time.monotonic() - start,
@@ -476,6 +517,15 @@ def analyse_position(game: Game, position: Position, node_budget: int | None = N
         guess = lo
     if progress is not None:
         progress("ahead", ahead)
+    # (a) for each card: which cards keep the answer (the cheap question a card by
+    # card, what a player asks when the exact margin is out of reach)
+    lim = limits()
+    if lim is not None:
+        def ahead_cards() -> None:
+            got, n = _card_ahead(s, legal, ahead, thr, lim)
+            spent[0] += n
+            card_ahead.update(got)
+        run("card ahead", ahead_cards)
     # (b) the exact margin
     if lo < hi:
         l2, h2, ok = run("value", lambda: exact(guess, lo, hi))

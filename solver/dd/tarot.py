@@ -498,8 +498,7 @@ def _made_probe(core: Any, node_budget: int | None, deadline: float | None,
         if racer is not None:
             spent += racer.stats()["nodes"] - f0
         b = None if node_budget is None else max(0, node_budget - spent)
-        d = None if deadline is None else max(1e-6, deadline - (time.monotonic() - start))
-        return b, d
+        return b, _deadline_left(start, deadline)
 
     if relax_first:
         core.set_relax(relaxed_game)
