@@ -452,6 +452,16 @@ heuristic's play) the lower bound is 0-49 doubled points below R_DD's margin, me
 3 -- what is left to cut there is the last few points, not a king. Then (a)'s fail
 race (solver.dd.tarot, ``real_first``): the doubling budgets were what shrank the
 gain above, see RESULTS.md.
+
+Twenty-sixth session, measured: the taker's leads in R_DD's made proofs (4p, 130
+positions 9-15 tricks before the end, each lead searched alone on a fresh table). The
+cheapest lead that succeeds costs x0.52 of this order's choice (geometric mean; the
+failed leads tried first are x1.18 of it, the choice among the leads that succeed
+x1.63), often a middle trump that draws the defence's. No static rule finds it: a
+12-feature linear score (sure winner, trump, T21, points, cards above, mobility,
+ruffers, suit lengths, the defence's trumps) fitted on the costs gains x0.98 under
+cross-validation, and its one simple rule (T21 after the leads that may lose) costs
+x0.77 on (a) itself (4p, 13 deals at 1e7). Not kept; see RESULTS.md.
 """
 from libc.stdint cimport uint64_t, int64_t, int16_t, uint8_t, uint16_t, uint32_t
 from libc.string cimport memset, memcpy
