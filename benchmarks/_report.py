@@ -94,6 +94,20 @@ def report(title: str, sections: dict[str, list[dict]], append: bool = True) -> 
     return text
 
 
+def median_rate(fn, work: int, repeats: int) -> float:
+    """The median over ``repeats`` runs of ``fn()`` of ``work`` / its CPU seconds (the
+    core benchmarks' rates: playouts or legal generations a second)."""
+    import statistics
+    import time
+
+    rates = []
+    for _ in range(repeats):
+        t = time.process_time()
+        fn()
+        rates.append(work / max(1e-9, time.process_time() - t))
+    return statistics.median(rates)
+
+
 def run_modules(prefix: str, quick: bool, only: list[str] | None) -> dict[str, list[dict]]:
     """Import every benchmarks/<prefix>_<game>.py and call its run(quick)."""
     import importlib

@@ -11,9 +11,9 @@ all three contenders run single-threaded in-process), median of repeats.
 from __future__ import annotations
 
 import random
-import statistics
-import time
 from functools import partial
+
+from _report import median_rate
 
 from solver.core import belote as cb
 from solver.games import belote as belote_game
@@ -27,15 +27,6 @@ def _hands(seed: int) -> list[int]:
     perm = list(range(32))
     random.Random(seed).shuffle(perm)
     return [sum(1 << c for c in perm[8 * i:8 * i + 8]) for i in range(4)]
-
-
-def _median_rate(fn, work: int, repeats: int) -> float:
-    rates = []
-    for _ in range(repeats):
-        t = time.process_time()
-        fn()
-        rates.append(work / max(1e-9, time.process_time() - t))
-    return statistics.median(rates)
 
 
 def _python_playouts(module, strain: int, hands: list[int], n: int, seed: int,
@@ -86,7 +77,7 @@ def _colver_rollouts(hands: list[int], strain: int, n: int) -> float | None:
         3, [[8 * (c >> 3) + plain[c & 7] for c in range(32) if h >> c & 1] for h in hands])
     env.set_contract(strain, 80, 0, 0)
     env.set_phase_playing()
-    return _median_rate(partial(env.rollout, n), n, REPEATS)
+    return median_rate(partial(env.rollout, n), n, REPEATS)
 
 
 def run(quick: bool = False) -> list[dict]:
@@ -103,14 +94,14 @@ def run(quick: bool = False) -> list[dict]:
         rules = cb.PlayRules(strain, undertrump)
         core = cb.core_of(cb.make_position(hands, leader=0, taker=0), rules)
         # playouts (the core's own loop: legal mask, random pick, play, to the end)
-        core_po = _median_rate(partial(core.playouts, n_core, 1), n_core, REPEATS)
-        py_po = _median_rate(partial(_python_playouts, module, strain, hands, n_py, 1,
+        core_po = median_rate(partial(core.playouts, n_core, 1), n_core, REPEATS)
+        py_po = median_rate(partial(_python_playouts, module, strain, hands, n_py, 1,
                                      options), n_py, 3)
         col_po = _colver_rollouts(hands, strain, n_core) if name == "coinche" else None
         # legal-move generations: 32 per playout in the core loop (lower bound: the
         # playout also picks and plays); Python: the rules function along random games
         core_legal = core_po * 32
-        py_legal = _median_rate(partial(_python_legal, strain, hands, n_py, 1, undertrump),
+        py_legal = median_rate(partial(_python_legal, strain, hands, n_py, 1, undertrump),
                                 32 * n_py, 3)
         for metric, ours, py, col, target in (
                 ("playouts/s", core_po, py_po, col_po,

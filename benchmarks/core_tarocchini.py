@@ -14,9 +14,9 @@ median of repeats; the machine is shared.
 from __future__ import annotations
 
 import random
-import statistics
-import time
 from functools import partial
+
+from _report import median_rate
 
 from solver.core import tarocchini as ct
 from solver.games import tarocchini as tg
@@ -38,15 +38,6 @@ def _setup(variant: str, seed: int) -> tuple[ct.Game, ct.Position, list[int], di
     game = ct.make_game(3, (0, 1, 1), stock=stock)
     opts = {"game": "terziglio", "signals": "none"}
     return game, ct.make_position(game, hands, leader=1), hands, opts | {"_stock": stock}, 54
-
-
-def _median_rate(fn, work: int, repeats: int) -> float:
-    rates = []
-    for _ in range(repeats):
-        t = time.process_time()
-        fn()
-        rates.append(work / max(1e-9, time.process_time() - t))
-    return statistics.median(rates)
 
 
 def _python_playouts(variant: str, hands: list[int], opts: dict, n: int, seed: int) -> int:
@@ -94,11 +85,11 @@ def run(quick: bool = False) -> list[dict]:
     for variant in ("ottocento", "terziglio"):
         game, pos, hands, opts, plies = _setup(variant, 7)
         core = ct.core_of(game, pos)
-        core_po = _median_rate(partial(core.playouts, n_core, 1), n_core, REPEATS)
-        py_po = _median_rate(partial(_python_playouts, variant, hands, opts, n_py, 1),
+        core_po = median_rate(partial(core.playouts, n_core, 1), n_core, REPEATS)
+        py_po = median_rate(partial(_python_playouts, variant, hands, opts, n_py, 1),
                              n_py, 3)
         core_legal = core_po * plies
-        py_legal = _median_rate(partial(_python_legal, game.n, hands, n_py, 1),
+        py_legal = median_rate(partial(_python_legal, game.n, hands, n_py, 1),
                                 plies * n_py, 3)
         for metric, ours, py in (("playouts/s", core_po, py_po),
                                  ("legal generations/s", core_legal, py_legal)):
