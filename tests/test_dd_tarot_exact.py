@@ -1258,3 +1258,30 @@ def test_table_replacement_keeps_the_values(n):
         assert answers[0][0] == answers[1][0] == answers[2][0], (n, i, mode, objective)
         differ += answers[1][1] != answers[2][1]
     assert differ > 0
+
+
+def test_cards_made_from_their_proven_T(monkeypatch):
+    """A card whose own made probe did not answer (here: given no share of the node
+    budget) gets its made answer from its proven T where that decides it
+    (TAROT-SCORE-1: a T above every failed contract's is made, below every made
+    one's failed), and never a wrong one, at any budget: endgames where the side to
+    play is the one (a) favours, so each card needs its own answer."""
+    monkeypatch.setattr(ddt, "CARD_MADE_SHARE", 0.0)
+    derived = 0
+    for n in (3, 4, 5):
+        for st in endgames(n, 10, seed=7700 + n, left=(4,)):
+            made = {}
+            for m in st.legal_moves():
+                after = st.copy()
+                after.play(m)
+                made[st.move_token(m)] = ddt.analyse(after, cards=False, line=False).made
+            attack = bool(st.side_of(st.to_act))
+            for budget in (3_000, 30_000, 300_000):
+                a = report_tarot.analyse(st, node_budget=budget, line=False)
+                for c in a["cards"]:
+                    m = c.get("made")
+                    if m is None or not m["exact"]:
+                        continue
+                    assert m["answer"] == made[c["move"]], (n, budget, c)
+                    derived += a["made"]["answer"] == attack
+    assert derived > 20

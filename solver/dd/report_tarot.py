@@ -132,8 +132,19 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
                 rows.append(estimated_card_row(state.move_token(move), r, *proven(move)))
                 if rows[-1]["estimate"]:
                     rows[-1]["estimated_with"] = "horizon"
+    least_made, most_failed = ddt.made_T_bounds(state)
     for row in rows:
         made = a.card_made.get(state.parse_move(row["move"]), "unasked")
+        if made is None or made == "unasked":
+            # its own probe stopped (or not asked): what its proven T says
+            # (TAROT-SCORE-1: above every failed contract's T is made, below every
+            # made one's failed; e.g. a card's R_DD value, a proven lower bound)
+            lo, hi = (row["value"], row["value"]) if row["exact"] else \
+                (row.get("lower"), row.get("upper"))
+            if lo is not None and lo > most_failed:
+                made = True
+            elif hi is not None and hi < least_made:
+                made = False
         if made != "unasked":
             row["made"] = {"answer": made, "exact": made is not None}
     sign = 1 if attack else -1
