@@ -395,14 +395,15 @@ def _proven_range(lo: int | None, hi: int | None) -> str:
 
 
 def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str,
-                            answer: tuple[str, str] = ("made", "made")) -> list[str]:
+                            answer: tuple[str, str, str, str] = ("made", "made", "yes", "no")
+                            ) -> list[str]:
     """The lines an exact analysis report ends with (Tarot and Tarocchini): every card's
     value (exact, estimate or the bounds a stop left) and its answer to (a) where rows
-    carry one (``answer``: the rows' key and the column's head; Tarot's "made",
-    Tarocchini's "ahead", whose ``text`` says yes / no to the variant's question),
-    (d) the line, the stop, the totals."""
+    carry one (``answer``: the rows' key, the column's head and its cells for a true
+    and a false answer; Tarot's "made", Tarocchini's "ahead"), (d) the line, the stop,
+    the totals."""
     table = []
-    key, head_a = answer
+    key, head_a, yes, no = answer
     with_made = any(key in r for r in a["cards"])
     for r in a["cards"]:
         if r["exact"]:
@@ -420,8 +421,7 @@ def analysis_cards_and_line(a: dict[str, Any], players: int, unit: str, why: str
         if with_made:
             m = r.get(key)
             row.append("?" if m is None or m["answer"] is None
-                       else (m["text"].split(":")[0] if m.get("text")
-                             else "yes" if m["answer"] else "no"))
+                       else yes if m["answer"] else no)
         row += ([f"{r['nodes']:,}", f"{r['seconds']:.4f}"] if r["complete"] else ["-", "-"])
         table.append(row)
     head = ["card", unit, ""] + ([head_a] if with_made else []) + ["nodes", "time (s)"]

@@ -18,7 +18,13 @@ from typing import Any
 
 from ..games.base import GameState
 from . import tarocchini as dd
-from .result import estimated_card_row, limits_before_side_probes, narrow, side_bounds
+from .result import (
+    answer_from_interval,
+    estimated_card_row,
+    limits_before_side_probes,
+    narrow,
+    side_bounds,
+)
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
 
@@ -34,9 +40,11 @@ AHEAD_TEXT = {
 }
 
 
-# the cards table's column of each card's (a), by variant (its cells: yes / no as
-# the question of AHEAD_TEXT is answered, ? where not proven)
-AHEAD_COLUMN = {"terziglio": "declarer wins", "ottocento": "B ahead"}
+# the cards table's column of each card's (a), by variant: its head and its cells
+# for a margin at or above the threshold and below it (AHEAD_TEXT's question
+# answered; ? where not proven)
+AHEAD_COLUMN = {"terziglio": ("declarer wins", "no", "yes"),
+                "ottocento": ("B ahead", "yes", "no")}
 
 
 def _sides(variant: str) -> dict[int, str]:
@@ -134,10 +142,7 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
         # each card's (a): its own probe's answer, else what its proven interval says
         got = a.card_ahead.get(dd._card_of(state.parse_move(row["move"])))
         if got is None:
-            lo, hi = (row["value"], row["value"]) if row["exact"] else \
-                (row.get("lower"), row.get("upper"))
-            got = True if lo is not None and lo >= a.threshold else \
-                False if hi is not None and hi < a.threshold else None
+            got = answer_from_interval(row, a.threshold, a.threshold - 1)
         row["ahead"] = {"answer": got, "exact": got is not None,
                         "text": None if got is None else (yes if got else no)}
     sign = 1 if side == 1 else -1
@@ -191,5 +196,5 @@ def format_analysis(a: dict[str, Any], players: int) -> str:
                      f"exact margin was stopped by {why})")
     lines.append(cards_heading(a, "margin"))
     lines += analysis_cards_and_line(a, players, "margin", why,
-                                     answer=("ahead", AHEAD_COLUMN[a["variant"]]))
+                                     answer=("ahead", *AHEAD_COLUMN[a["variant"]]))
     return "\n".join(lines)

@@ -19,7 +19,14 @@ from typing import Any
 
 from ..games.base import GameState
 from . import tarot as ddt
-from .result import CardResult, estimated_card_row, limits_before_side_probes, narrow, side_bounds
+from .result import (
+    CardResult,
+    answer_from_interval,
+    estimated_card_row,
+    limits_before_side_probes,
+    narrow,
+    side_bounds,
+)
 
 DEFAULT_DEADLINE = 20.0   # seconds for the whole exact analysis: interactive use
 # the share of the limits kept back from the exact analysis for the R_DD values of the
@@ -139,12 +146,9 @@ def analyse(state: GameState, node_budget: int | None = None, deadline: float | 
             # its own probe stopped (or not asked): what its proven T says
             # (TAROT-SCORE-1: above every failed contract's T is made, below every
             # made one's failed; e.g. a card's R_DD value, a proven lower bound)
-            lo, hi = (row["value"], row["value"]) if row["exact"] else \
-                (row.get("lower"), row.get("upper"))
-            if lo is not None and lo > most_failed:
-                made = True
-            elif hi is not None and hi < least_made:
-                made = False
+            derived = answer_from_interval(row, most_failed + 1, least_made - 1)
+            if derived is not None:
+                made = derived
         if made != "unasked":
             row["made"] = {"answer": made, "exact": made is not None}
     sign = 1 if attack else -1

@@ -61,6 +61,24 @@ def nodes_spent(results: dict[Any, CardResult]) -> int:
     return max((r.call_nodes or r.nodes for r in results.values()), default=0)
 
 
+def limits_spent(budget: int | None, seconds: float | None) -> bool:
+    """Whether a node budget or a deadline left (None: no limit) is used up."""
+    return (budget is not None and budget <= 0) or (seconds is not None and seconds <= 1e-6)
+
+
+def answer_from_interval(row: dict[str, Any], yes_from: int, no_to: int) -> bool | None:
+    """A card's yes/no question read from its report row's proven value: yes when it
+    is at least ``yes_from``, no when at most ``no_to``, None when the row's exact value
+    or proven interval does not decide it (Tarot's made, Tarocchini's ahead)."""
+    lo, hi = (row["value"], row["value"]) if row["exact"] else \
+        (row.get("lower"), row.get("upper"))
+    if lo is not None and lo >= yes_from:
+        return True
+    if hi is not None and hi <= no_to:
+        return False
+    return None
+
+
 # The share of the limits a stopped exact analysis (Tarot, Tarocchini) keeps back for
 # one probe a card at the position's proven bound, so the whole stays within them
 SIDE_SHARE = 0.02

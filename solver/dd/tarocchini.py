@@ -68,7 +68,7 @@ from ..games.base import Move
 from ..parallel import per_thread
 from . import check_limits as _check_limits
 from . import stopped_reason as _stopped
-from .result import CardResult, DDResult
+from .result import CardResult, DDResult, limits_spent
 
 DEFAULT_TT_BITS = 18
 
@@ -667,7 +667,7 @@ def card_side_probes(state: Any, x: int, cards: list[int], node_budget: int | No
         b = CARD_SIDE_NODES if node_budget is None else min(CARD_SIDE_NODES,
                                                               node_budget - spent)
         d = None if deadline is None else deadline - (time.monotonic() - start)
-        if b <= 0 or (d is not None and d <= 1e-6):
+        if limits_spent(b, d):
             out[card] = None
             continue
         s.play(card)

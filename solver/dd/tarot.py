@@ -32,7 +32,7 @@ from ..errors import AtoutError, OptionError
 from ..games.base import Move
 from . import check_limits as _check_limits
 from . import stopped_reason as _stopped
-from .result import CardResult, DDResult
+from .result import CardResult, DDResult, limits_spent
 
 DEFAULT_TT_BITS = 20
 # R_DD, the relaxed game most favourable to the defence (TarotCore.set_relax): its
@@ -72,11 +72,6 @@ def _deadline_left(start: float, deadline: float | None) -> float | None:
     if deadline is None:
         return None
     return max(0.0, deadline - (time.monotonic() - start))
-
-
-def _limits_spent(budget: int | None, seconds: float | None) -> bool:
-    """Whether a node budget or a deadline left (None: no limit) is used up."""
-    return (budget is not None and budget <= 0) or (seconds is not None and seconds <= 1e-6)
 
 
 def _budget_left(core: Any, node_budget: int | None, base: int) -> int | None:
@@ -401,7 +396,7 @@ def card_side_probes(state: Any, x: int, cards: list[int], node_budget: int | No
         b = CARD_SIDE_NODES if node_budget is None else min(CARD_SIDE_NODES,
                                                               node_budget - spent)
         d = _deadline_left(start, deadline)
-        if _limits_spent(b, d):
+        if limits_spent(b, d):
             out[card] = None
             continue
         core.play(card)
@@ -445,7 +440,7 @@ def relaxed_card_values(state: Any, cards: list[int], node_budget: int | None = 
         n0, t0 = core.stats()["nodes"], time.monotonic()
         b = None if node_budget is None else (node_budget - n0) // share
         d = _deadline_left(start, deadline)
-        if _limits_spent(b, d):
+        if limits_spent(b, d):
             break
         v, complete = _value_after(core, card, b, None if d is None else d / share)
         if complete:
@@ -532,7 +527,7 @@ def _real_then_attack(core: Any, racer: Any, left: Any) -> bool | None:
     is left (see _made_probe)."""
     def ask(c: Any, cap: int | None = None) -> bool | None:
         b, d = left()
-        if _limits_spent(b, d):
+        if limits_spent(b, d):
             return None
         if cap is not None:
             b = cap if b is None else min(cap, b)
@@ -555,7 +550,7 @@ def _fail_race(core: Any, racer: Any, left: Any, fail_weight: int) -> bool | Non
     while True:
         for c in list(racers):
             b, d = left()
-            if _limits_spent(b, d):
+            if limits_spent(b, d):
                 return None
             mine = step * (fail_weight if c is racer else 1)
             answer = c.probe(0, node_budget=mine if b is None else min(mine, b),
