@@ -57,7 +57,10 @@ session);
 instead of FAIL_RACE_WEIGHT in (a)'s fail race (both with the doubling race);
 ``--baseline doubling-race``: (a)'s R_A raced against the real game with doubling
 budgets (as before the twenty-fifth session) instead of run alone after the real
-game's first budget (``real_first``);
+game's first budget (``real_first``); ``--baseline no-narrow``: (b)'s bisection waiting
+on each probe to its end instead of narrowing around the probes that run past an
+allowance (``narrow``, twenty-seventh session; the ``median_width`` / ``sum_width``
+columns: the proven T interval's width where (b) stopped, 0 where it finished);
 ``--baseline no-classes``: (b) without the score classes (the chelem and the
 petit au bout by points-blind sweep probes, ``sweep_classes``, twenty-third session);
 ``--baseline none``: no "before" rows (the search of now alone, e.g. at a target's
@@ -72,7 +75,7 @@ shared, noisy machine.
                                    no-lowest|no-owed|no-owed-tricks|no-trumps-last|
                                    no-excuse-last|no-attack-trumps-last|table22|no-relax-fail|
                                    no-quasi|fail-weight-64|no-classes|no-effort|
-                                   doubling-race|none]
+                                   doubling-race|no-narrow|none]
                                   [--per-deal]
                                   [--questions made] [--growth-question made|value|cards]
                                   [--no-append]
@@ -173,12 +176,17 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # run alone after the real game's first budget (``real_first``,
              # twenty-fifth session)
              "doubling-race": {"real_first": False},
+             # (b)'s bisection waiting on each probe to the end instead of narrowing
+             # around the probes that run past an allowance (``narrow``,
+             # twenty-seventh session)
+             "no-narrow": {"narrow": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)
 
 
 def ask(state, version: str, question: str, budget: int,
-        baseline: str = "before") -> tuple[float, int, bool]:
-    """(seconds, nodes, finished) of one question at ``state``."""
+        baseline: str = "before") -> tuple[float, int, bool, int]:
+    """(seconds, nodes, finished, the proven T interval's width at the stop: 0 when
+    the exact T is known; (b) only, else 0) of one question at ``state``."""
     core = face.from_state(state, tt_bits=20)
     t = time.perf_counter()
     if version == "before" and baseline == "before":
@@ -197,7 +205,9 @@ def ask(state, version: str, question: str, budget: int,
                     core.undo()
                     if not ok:
                         break
-        return time.perf_counter() - t, core.stats()["nodes"], ok
+        lo, hi = core.last_bounds()
+        width = hi - lo if question == "value" and not ok else 0
+        return time.perf_counter() - t, core.stats()["nodes"], ok, width
     features = dict(BASELINES[baseline] or {}) if version == "before" else {}
     tt_bits = features.pop("tt_bits", ddt.DEFAULT_TT_BITS)
     a = ddt.analyse(state, node_budget=budget, cards=question == "cards", line=False,
@@ -216,7 +226,8 @@ def ask(state, version: str, question: str, budget: int,
         secs = sum(s[1] for s in upto)
     else:
         nodes, secs = a.nodes, a.seconds
-    return secs, nodes, stage_done
+    width = a.upper - a.lower if question == "value" else 0
+    return secs, nodes, stage_done, width
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -235,6 +246,8 @@ def summary(n: int, label: str, res: dict[str, list], budget: int) -> list[dict]
                      "median_s": statistics.median(secs), "p90_s": _pct(secs, 0.9),
                      "max_s": max(secs), "median_nodes": int(statistics.median(nodes)),
                      "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),
+                     "median_width": statistics.median(x[3] for x in r),
+                     "sum_width": sum(x[3] for x in r),
                      "ratio_before_now": None, "geo_ratio": None, "ratio_on": None})
     if not res["before"]:
         return rows
@@ -274,7 +287,9 @@ def measure(players: list[int], deals: int, budget: int, growth_deals: int,
                     i = len(res["now"]) - 1
                     print(f"{n}p deal {i} {q}: " + "  ".join(
                         f"{v} {res[v][i][1]:,} nodes {res[v][i][0]:.2f} s"
-                        f"{'' if res[v][i][2] else ' (open)'}" for v in versions),
+                        f"{'' if res[v][i][2] else ' (open'}"
+                        f"{'' if res[v][i][2] or q != 'value' else f', width {res[v][i][3]}'}"
+                        f"{'' if res[v][i][2] else ')'}" for v in versions),
                         flush=True)
             first.extend(summary(n, f"({'abc'['made value cards'.split().index(q)]}) {q}",
                                  res, budget))

@@ -116,6 +116,97 @@ def test_value_relaxed_first_keeps_only_proven_bounds():
     assert seen > 5
 
 
+class _CountedBounds:
+    """A core whose ``bound`` calls record the node allowance they were given."""
+
+    def __init__(self, core, calls):
+        self.core, self.calls = core, calls
+
+    def bound(self, x, node_budget=None, deadline=None):
+        self.calls.append(node_budget)
+        return self.core.bound(x, node_budget=node_budget, deadline=deadline)
+
+    def stats(self):
+        return self.core.stats()
+
+
+def test_value_narrowing_around_stopped_probes(monkeypatch):
+    """(b)'s narrowing (``narrow``): with an allowance of a few nodes a probe, most
+    probes run past it, the next thresholds are taken beside them and the allowance
+    grows once none is left; the value is still the brute-force T, and stopped by a
+    budget the interval still holds it."""
+    monkeypatch.setattr(ddt, "NARROW_START", 16)
+    stopped = narrowed = 0
+    for st in endgames(4, 16, seed=2390, left=(4,)):
+        t = brute_force(st, {})
+        for budget in (None, 400, 3000):
+            core = face.from_state(st, tt_bits=10)
+            core.set_objective("T")
+            relaxed = face.from_state(st, tt_bits=10)
+            relaxed.set_objective("T")
+            relaxed.set_relax("defence")
+            lo, hi = core.bounds()
+            calls: list[int | None] = []
+            counted = _CountedBounds(core, calls)
+            v, a, b = ddt._value_relaxed_first(counted, relaxed, lo, hi, budget, None)
+            assert a <= t <= b and v in (None, t)
+            if budget is None:
+                assert v == t
+            stopped += v is None
+            narrowed += any(c is not None and c < 16 * ddt.NARROW_GROWTH for c in calls) \
+                and len(calls) > 2
+    assert stopped > 3 and narrowed > 5
+
+
+def test_stopped_floor_still_raises_the_lower_bound(monkeypatch):
+    """R_DD's exact T (the floor of (b)) stopped by its share of the limits: the lower
+    bound it proved so far is still one of the real T (R_DD <= real), and (b) starts
+    from it."""
+    monkeypatch.setattr(ddt, "FLOOR_SHARE", 0.0005)   # ~100 nodes: it stops
+    starts = []
+    real = ddt._value_relaxed_first
+
+    def recorded(core, relaxed, lo, hi, *args, **kw):
+        starts.append(lo)
+        return real(core, relaxed, lo, hi, *args, **kw)
+
+    monkeypatch.setattr(ddt, "_value_relaxed_first", recorded)
+    raised = 0
+    for st in endgames(4, 24, seed=2395, left=(6,)):
+        core = face.from_state(st, tt_bits=12)
+        core.set_objective("T")
+        plain_lo = core.bounds()[0]
+        t, ok = core.value()      # (the exact search, checked by brute force above)
+        assert ok
+        least_made, _ = ddt.made_T_bounds(st)
+        starts.clear()
+        a = ddt.analyse(st, node_budget=200_000, tt_bits=12, cards=False, line=False,
+                        features={"sweep_classes": False})
+        assert a.lower <= t <= a.upper
+        if starts:
+            assert starts[0] <= t
+            made_lo = least_made if a.made else plain_lo
+            raised += starts[0] > max(plain_lo, made_lo)
+    assert raised > 3
+
+
+def test_next_threshold_between_bounds_and_stopped_probes():
+    """The thresholds the narrowing asks: the middle, then the middle of the wider gap
+    left beside the thresholds whose probes ran past their allowance, None when no
+    threshold is left outside them (a probe at x asks T >= x, x in (lo, hi])."""
+    assert ddt._next_threshold(0, 10, []) == 5
+    assert ddt._next_threshold(0, 1, []) == 1
+    assert ddt._next_threshold(0, 10, [5]) == 8        # 1..4 against 6..10: the wider
+    assert ddt._next_threshold(0, 9, [5]) == 3         # 1..4 against 6..9: a tie, below
+    assert ddt._next_threshold(0, 10, [2]) == 7        # 3..10 (the upper middle,
+    assert ddt._next_threshold(0, 10, [9]) == 5        # 1..8   as bisection's)
+    assert ddt._next_threshold(0, 3, [1, 2, 3]) is None
+    assert ddt._next_threshold(4, 5, [5]) is None
+    for lo, hi, hard in ((0, 10, [5]), (-7, 30, [3, 11]), (0, 2, [2])):
+        x = ddt._next_threshold(lo, hi, hard)
+        assert lo < x <= hi and x not in hard and (x < min(hard) or x > max(hard))
+
+
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_new_techniques_keep_values(n):
     """Points-aware merging and the Excuse / master-trump sure points change the tree,

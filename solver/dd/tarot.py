@@ -562,32 +562,87 @@ def _fail_race(core: Any, racer: Any, left: Any, fail_weight: int) -> bool | Non
         step *= 2
 
 
+# (b)'s narrowing (``_value_relaxed_first``): the first allowance of a probe in nodes,
+# and its growth once every threshold left between the proven bounds has run past it
+NARROW_START = 1 << 20
+NARROW_GROWTH = 4
+
+
+def _next_threshold(lo: int, hi: int, hard: list[int]) -> int | None:
+    """The next probe's threshold x in (lo, hi] (the probe asks T >= x): the middle of
+    the interval, or, once some thresholds ran past their allowance (``hard``), the
+    middle of the wider of the two gaps the hard ones leave next to the proven bounds
+    (lo, min(hard)) and (max(hard), hi]; None when no threshold is left outside them."""
+    if not hard:
+        return lo + (hi - lo + 1) // 2
+    below = min(hard) - lo - 1        # thresholds lo+1 .. min(hard)-1
+    above = hi - max(hard)            # thresholds max(hard)+1 .. hi
+    if below <= 0 and above <= 0:
+        return None
+    if below >= above:
+        return (lo + min(hard) + 1) // 2
+    return max(hard) + 1 + above // 2
+
+
 def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
                          node_budget: int | None, deadline: float | None,
-                         first: int | None = None) -> tuple[int | None, int, int]:
+                         first: int | None = None,
+                         narrow: bool = True) -> tuple[int | None, int, int]:
     """(b) the exact T by bisection on the proven fail-soft bounds, each probe asked
     first in R_D (``relaxed``, a second core kept in the relaxed game that favours the
     defence, with its own table): R_D <= T, so a probe that holds there (T >= x, a
     made-type proof: the costly kind) holds, and one that fails there is asked in the
     real game (``core``); R_D's own fail-soft ceiling is kept, so no probe above it
     is asked there again (it cannot hold). ``first``: the first probe's threshold
-    (a card's at the position's value: (c)), then bisection. Returns (value or None
-    if a limit stopped it, lo, hi: the interval proven)."""
+    (a card's at the position's value: (c)), then bisection.
+
+    ``narrow``: each probe but the ``first`` runs within an allowance of nodes
+    (NARROW_START); one that runs past it is left for later and the next thresholds
+    are taken between it and the proven bounds (_next_threshold), so that the
+    interval narrows where the proofs are cheap instead of waiting on one probe at
+    its middle. Once every threshold left is such a one, the allowance grows
+    (NARROW_GROWTH, and to at least what was spent) and the probe just above the
+    lower bound is asked first (the table keeps what the stopped probes proved).
+    Returns (value or None if a limit stopped it, lo, hi: the interval proven)."""
     start = time.monotonic()
     n0 = core.stats()["nodes"] + relaxed.stats()["nodes"]
     relaxed_hi = hi          # R_D's value is at most this
+    allowance = NARROW_START if narrow else None
+    hard: list[int] = []     # thresholds whose probe ran past the allowance
     while lo < hi:
-        x = lo + (hi - lo + 1) // 2
-        if first is not None:
+        hard = [h for h in hard if lo < h <= hi]
+        x = _next_threshold(lo, hi, hard)
+        if x is None:
+            # every threshold left ran past the allowance: ask them again with more
+            # (at least what the search has spent so far, so the stopped probes cost
+            # a bounded share of the whole)
+            assert allowance is not None
+            spent = core.stats()["nodes"] + relaxed.stats()["nodes"] - n0
+            allowance = max(allowance * NARROW_GROWTH, spent)
+            hard = []
+            x = lo + 1
+        given = first is not None
+        if given:
             x, first = min(max(first, lo + 1), hi), None
         for searcher in ((relaxed, core) if x <= relaxed_hi else (core,)):
             spent = core.stats()["nodes"] + relaxed.stats()["nodes"] - n0
             budget = None if node_budget is None else node_budget - spent
             if budget is not None and budget <= 0:
                 return None, lo, hi
-            r = searcher.bound(x, node_budget=budget,
-                               deadline=_deadline_left(start, deadline))
+            # (the first threshold given, just above a floor that is often the value
+            # or at a card's expected value, is the probe most likely to end the
+            # search: it runs to the limits)
+            capped = allowance is not None and not given \
+                and (budget is None or allowance < budget)
+            left = _deadline_left(start, deadline)
+            if left is not None and left <= 0:
+                return None, lo, hi
+            r = searcher.bound(x, node_budget=allowance if capped else budget,
+                               deadline=left)
             if r is None:
+                if capped and (left is None or _deadline_left(start, deadline) > 0):
+                    hard.append(x)      # past its allowance: later, with more
+                    break
                 return None, lo, hi
             if r >= x:
                 lo = min(r, hi)
@@ -800,6 +855,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_floor = features.pop("relax_floor", True) and relax_value
     relax_card_floor = features.pop("relax_card_floor", True) and relax_floor
     sweep_classes = features.pop("sweep_classes", True)
+    narrow = features.pop("narrow", True)
     relax_cards = features.pop("relax_cards", True) and relax_value
     relax_void = features.pop("relax_void", True)
     relax_discard = features.pop("relax_discard", True) and relax_void
@@ -945,10 +1001,15 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             fv, fok = run("value floor", lambda: floor_core.value(
                 node_budget=None if b is None else int(b * FLOOR_SHARE),
                 deadline=None if d is None else d * FLOOR_SHARE, hi=t_hi))
+            if not fok:
+                # stopped: the lower bound it proved is still one (R_DD <= real)
+                fv = floor_core.last_bounds()[0]
             charge(floor_core)
             floor_core = None
-            if fok and fv > t_lo:
-                t_lo, first = fv, fv + 1
+            if fv > t_lo:
+                t_lo = min(fv, t_hi)
+                if fok:
+                    first = fv + 1
             b, d = left()
         if sweep_classes and t_lo < t_hi:
             # the chelem and the petit au bout first, within CLASS_SHARE of the limits
@@ -975,7 +1036,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                 first = None
             b, d = left()
         value, t_lo, t_hi = run("value", lambda: _value_relaxed_first(
-            core, relaxed, t_lo, t_hi, b, d, first=first))
+            core, relaxed, t_lo, t_hi, b, d, first=first, narrow=narrow))
         relaxed_seen = charge(relaxed)
         ok = value is not None
     else:
@@ -1022,12 +1083,15 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                         None if d_left is None else d_left * FLOOR_SHARE / cards_left, hi=bhi)
                     if budget is not None:
                         budget = max(0, budget - (fl.stats()["nodes"] - f0))
-                    if fok and fv > blo:
+                    if not fok:
+                        fv = fl.last_bounds()[0]     # the floor proven so far
+                    if fv > blo:
                         blo = min(fv, bhi)
-                        first = blo + 1
+                        if fok:
+                            first = blo + 1
                 v, blo, bhi = _value_relaxed_first(
                     c, rd, blo, bhi, budget, _deadline_left(start, deadline),
-                    first=first)
+                    first=first, narrow=narrow)
                 complete = v is not None
                 rd.undo()
             c.undo()
