@@ -214,7 +214,7 @@ def run(quick: bool = False) -> list[dict]:
 # ---------------------------------------------------------------------------
 # ``python benchmarks/dd_tarocchini.py [--deals 50] [--budget 2e6] [--growth 8 9 10]
 # [--growth-deals 10] [--growth-budget 2e7] [--variants ottocento terziglio]
-# [--baseline before|no-matto-merge|no-match|no-mobility] [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
+# [--baseline before|no-matto-merge|no-match|no-mobility|...] [--no-append]``: per variant (Ottocento; Terziglio solo; Terziglio gioco: the same
 # deals, the declarer's discard by the heuristic player, ``load_deals("gioco")``), on
 # the first ``--deals`` deals of the files above,
 # the questions of ``solver.dd.tarocchini.analyse`` at the first lead -- (a) who comes
@@ -256,8 +256,10 @@ BASELINES = {"before": ("before", None, None),
 
 def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
         questions: tuple[str, ...] = QUESTIONS,
-        features: dict | None = None) -> dict[str, tuple[float, int, bool]]:
-    """question -> (CPU seconds, nodes, finished) at ``pos``, from one run of
+        features: dict | None = None) -> dict[str, tuple[float, int, bool, int]]:
+    """question -> (CPU seconds, nodes, finished, the margin's proven width where (b)
+    stopped, the ``median_width`` / ``sum_width`` columns: 0 when it finished or for
+    the other questions) at ``pos``, from one run of
     ``analyse`` up to the last question asked: a question's figures are those of the
     analysis up to it (a later question includes the earlier ones), which is what a
     separate run of that question with the same budget would give (the same searches
@@ -275,7 +277,8 @@ def ask(game: ct.Game, pos: ct.Position, search: str, budget: int,
         secs = sum(x for st, x, _ in a.steps if st in upto)
         done = {"ahead": a.stage != "ahead", "value": a.value is not None,
                 "cards": a.complete}[q]
-        out[q] = (secs, nodes, bool(done))
+        width = a.upper - a.lower if q == "value" and not done else 0
+        out[q] = (secs, nodes, bool(done), width)
     return out
 
 
@@ -291,6 +294,8 @@ def _summary(variant: str, label: str, res: dict[str, list], budget: int) -> lis
                      "p90_s": _pct(secs, 0.9), "max_s": max(secs),
                      "median_nodes": int(statistics.median(nodes)),
                      "p90_nodes": int(_pct(nodes, 0.9)), "max_nodes": max(nodes),
+                     "median_width": statistics.median(x[3] for x in r),
+                     "sum_width": sum(x[3] for x in r),
                      "ratio_before_now": None, "geo_ratio": None, "ratio_on": None})
     if not res["before"]:
         return rows
@@ -318,6 +323,8 @@ def measure(variants: list[str], deals: int, budget: int, growth: list[int],
                 *((f", {k} left", [(g, endgame(g, p, k, 1000 + i)) for i, (g, p)
                                    in enumerate(items[:growth_deals])], growth_budget,
                    rows_g) for k in growth)):
+            if not positions:       # (--deals 0: the growth table alone)
+                continue
             res: dict[str, dict[str, list]] = {q: {"before": [], "now": []} for q in qs}
             for game, pos in positions:
                 for version in ("now",) if baseline == "none" else ("before", "now"):

@@ -15,7 +15,7 @@ import pytest
 from test_dd_tarot import brute_force, final_T, random_endgame
 
 from solver.core import tarot as face
-from solver.dd import report_tarot
+from solver.dd import bisection, report_tarot
 from solver.dd import result as dd_result
 from solver.dd import tarot as ddt
 from solver.dd.report import position_from_record
@@ -135,7 +135,7 @@ def test_value_narrowing_around_stopped_probes(monkeypatch):
     probes run past it, the next thresholds are taken beside them and the allowance
     grows once none is left; the value is still the brute-force T, and stopped by a
     budget the interval still holds it."""
-    monkeypatch.setattr(ddt, "NARROW_START", 16)
+    monkeypatch.setattr(bisection, "NARROW_START", 16)
     stopped = narrowed = 0
     for st in endgames(4, 16, seed=2390, left=(4,)):
         t = brute_force(st, {})
@@ -153,7 +153,7 @@ def test_value_narrowing_around_stopped_probes(monkeypatch):
             if budget is None:
                 assert v == t
             stopped += v is None
-            narrowed += any(c is not None and c < 16 * ddt.NARROW_GROWTH for c in calls) \
+            narrowed += any(c is not None and c < 16 * bisection.NARROW_GROWTH for c in calls) \
                 and len(calls) > 2
     assert stopped > 3 and narrowed > 5
 
@@ -194,16 +194,16 @@ def test_next_threshold_between_bounds_and_stopped_probes():
     """The thresholds the narrowing asks: the middle, then the middle of the wider gap
     left beside the thresholds whose probes ran past their allowance, None when no
     threshold is left outside them (a probe at x asks T >= x, x in (lo, hi])."""
-    assert ddt._next_threshold(0, 10, []) == 5
-    assert ddt._next_threshold(0, 1, []) == 1
-    assert ddt._next_threshold(0, 10, [5]) == 8        # 1..4 against 6..10: the wider
-    assert ddt._next_threshold(0, 9, [5]) == 3         # 1..4 against 6..9: a tie, below
-    assert ddt._next_threshold(0, 10, [2]) == 7        # 3..10 (the upper middle,
-    assert ddt._next_threshold(0, 10, [9]) == 5        # 1..8   as bisection's)
-    assert ddt._next_threshold(0, 3, [1, 2, 3]) is None
-    assert ddt._next_threshold(4, 5, [5]) is None
+    assert bisection.next_threshold(0, 10, []) == 5
+    assert bisection.next_threshold(0, 1, []) == 1
+    assert bisection.next_threshold(0, 10, [5]) == 8        # 1..4 against 6..10: the wider
+    assert bisection.next_threshold(0, 9, [5]) == 3         # 1..4 against 6..9: a tie, below
+    assert bisection.next_threshold(0, 10, [2]) == 7        # 3..10 (the upper middle,
+    assert bisection.next_threshold(0, 10, [9]) == 5        # 1..8   as bisection's)
+    assert bisection.next_threshold(0, 3, [1, 2, 3]) is None
+    assert bisection.next_threshold(4, 5, [5]) is None
     for lo, hi, hard in ((0, 10, [5]), (-7, 30, [3, 11]), (0, 2, [2])):
-        x = ddt._next_threshold(lo, hi, hard)
+        x = bisection.next_threshold(lo, hi, hard)
         assert lo < x <= hi and x not in hard and (x < min(hard) or x > max(hard))
 
 

@@ -30,6 +30,7 @@ from typing import Any
 from ..core import tarot as face
 from ..errors import AtoutError, OptionError
 from ..games.base import Move
+from . import bisection
 from . import check_limits as _check_limits
 from . import stopped_reason as _stopped
 from .result import CardResult, DDResult, limits_spent
@@ -562,28 +563,6 @@ def _fail_race(core: Any, racer: Any, left: Any, fail_weight: int) -> bool | Non
         step *= 2
 
 
-# (b)'s narrowing (``_value_relaxed_first``): the first allowance of a probe in nodes,
-# and its growth once every threshold left between the proven bounds has run past it
-NARROW_START = 1 << 20
-NARROW_GROWTH = 4
-
-
-def _next_threshold(lo: int, hi: int, hard: list[int]) -> int | None:
-    """The next probe's threshold x in (lo, hi] (the probe asks T >= x): the middle of
-    the interval, or, once some thresholds ran past their allowance (``hard``), the
-    middle of the wider of the two gaps the hard ones leave next to the proven bounds
-    (lo, min(hard)) and (max(hard), hi]; None when no threshold is left outside them."""
-    if not hard:
-        return lo + (hi - lo + 1) // 2
-    below = min(hard) - lo - 1        # thresholds lo+1 .. min(hard)-1
-    above = hi - max(hard)            # thresholds max(hard)+1 .. hi
-    if below <= 0 and above <= 0:
-        return None
-    if below >= above:
-        return (lo + min(hard) + 1) // 2
-    return max(hard) + 1 + above // 2
-
-
 def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
                          node_budget: int | None, deadline: float | None,
                          first: int | None = None,
@@ -594,64 +573,38 @@ def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
     made-type proof: the costly kind) holds, and one that fails there is asked in the
     real game (``core``); R_D's own fail-soft ceiling is kept, so no probe above it
     is asked there again (it cannot hold). ``first``: the first probe's threshold
-    (a card's at the position's value: (c)), then bisection.
-
-    ``narrow``: each probe but the ``first`` runs within an allowance of nodes
-    (NARROW_START); one that runs past it is left for later and the next thresholds
-    are taken between it and the proven bounds (_next_threshold), so that the
-    interval narrows where the proofs are cheap instead of waiting on one probe at
-    its middle. Once every threshold left is such a one, the allowance grows
-    (NARROW_GROWTH, and to at least what was spent) and the probe just above the
-    lower bound is asked first (the table keeps what the stopped probes proved).
-    Returns (value or None if a limit stopped it, lo, hi: the interval proven)."""
+    (a card's at the position's value: (c)), then bisection, ``narrow``ing around the
+    probes that run past an allowance (solver.dd.bisection). Returns (value or None
+    if a limit stopped it, lo, hi: the interval proven)."""
     start = time.monotonic()
     n0 = core.stats()["nodes"] + relaxed.stats()["nodes"]
     relaxed_hi = hi          # R_D's value is at most this
-    allowance = NARROW_START if narrow else None
-    hard: list[int] = []     # thresholds whose probe ran past the allowance
-    while lo < hi:
-        hard = [h for h in hard if lo < h <= hi]
-        x = _next_threshold(lo, hi, hard)
-        if x is None:
-            # every threshold left ran past the allowance: ask them again with more
-            # (at least what the search has spent so far, so the stopped probes cost
-            # a bounded share of the whole)
-            assert allowance is not None
-            spent = core.stats()["nodes"] + relaxed.stats()["nodes"] - n0
-            allowance = max(allowance * NARROW_GROWTH, spent)
-            hard = []
-            x = lo + 1
-        given = first is not None
-        if given:
-            x, first = min(max(first, lo + 1), hi), None
+
+    def spent() -> int:
+        return core.stats()["nodes"] + relaxed.stats()["nodes"] - n0
+
+    def probe(x: int, allowance: int | None) -> int | str | None:
+        nonlocal relaxed_hi
+        r = None
         for searcher in ((relaxed, core) if x <= relaxed_hi else (core,)):
-            spent = core.stats()["nodes"] + relaxed.stats()["nodes"] - n0
-            budget = None if node_budget is None else node_budget - spent
-            if budget is not None and budget <= 0:
-                return None, lo, hi
-            # (the first threshold given, just above a floor that is often the value
-            # or at a card's expected value, is the probe most likely to end the
-            # search: it runs to the limits)
-            capped = allowance is not None and not given \
-                and (budget is None or allowance < budget)
+            budget = None if node_budget is None else node_budget - spent()
             left = _deadline_left(start, deadline)
-            if left is not None and left <= 0:
-                return None, lo, hi
+            if (budget is not None and budget <= 0) or (left is not None and left <= 0):
+                return None
+            capped = allowance is not None and (budget is None or allowance < budget)
             r = searcher.bound(x, node_budget=allowance if capped else budget,
                                deadline=left)
             if r is None:
-                if capped and (left is None or _deadline_left(start, deadline) > 0):
-                    hard.append(x)      # past its allowance: later, with more
-                    break
-                return None, lo, hi
+                stopped_by_deadline = left is not None and _deadline_left(start, deadline) <= 0
+                return bisection.PAST_ALLOWANCE if capped and not stopped_by_deadline \
+                    else None
             if r >= x:
-                lo = min(r, hi)
-                break
-            if searcher is core:
-                hi = max(r, lo)
-            else:
+                return r
+            if searcher is relaxed:
                 relaxed_hi = r
-    return lo, lo, hi
+        return r
+
+    return bisection.value_by_probes(probe, spent, lo, hi, first, narrow)
 
 
 def _sweep_classes(core: Any, lo: int, hi: int, node_budget: int | None,
