@@ -769,7 +769,11 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         off with ``features={"sweep_classes": False}``), then bisection on T inside
         the interval left, the first probe just above that floor, each probe asked in
         R_D first (``_value_relaxed_first``; off with ``features={"relax_value":
-        False}``: the core's bisection, without the floor and the classes);
+        False}``: the core's bisection, without the floor and the classes), the
+        probes after the first each within an allowance of nodes, the interval
+        narrowed beside those that run past it (``solver.dd.bisection``; off with
+        ``features={"narrow": False}``); a floor stopped by its share gives the
+        lower bound it proved;
     (c) every legal card (``cards``): each card's search bounded by (b)'s value, on
         one thread its probes in R_D first too (the first at (b)'s value), after the
         card's exact T in R_DD where it raises the card's floor (``relax_card_floor``,
@@ -795,7 +799,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     heuristic's place), ``excuse_lead_last`` (theirs with
     the defence's Excuse lead in the heuristic's place), ``attack_trump_leads_last``
     ((a)'s made proof with the attack's trump leads in the heuristic's place),
-    ``relax_fail`` ((a) with R_A beside the real game after a relaxed fail), for
+    ``relax_fail`` ((a) with R_A beside the real game after a relaxed fail),
+    ``narrow`` ((b) and (c) by plain bisection, each probe to its end), for
     measurements against a technique switched off; the values never change."""
     from .. import parallel
 
