@@ -97,17 +97,23 @@ def test_analyse_equals_brute_force(n):
         assert end.phase == "over" and final_T(end) == t
 
 
+def _value_cores(st):
+    """(b)'s two cores: the real game and R_D, both under T, small tables."""
+    core = face.from_state(st, tt_bits=10)
+    core.set_objective("T")
+    relaxed = face.from_state(st, tt_bits=10)
+    relaxed.set_objective("T")
+    relaxed.set_relax("defence")
+    return core, relaxed
+
+
 def test_value_relaxed_first_keeps_only_proven_bounds():
     """(b) asked in R_D first (``_value_relaxed_first``): stopped by a budget, the
     interval it returns holds the brute-force T; finished, it is T."""
     seen = 0
     for st in endgames(4, 20, seed=2380, left=(4,)):
         t = brute_force(st, {})
-        core = face.from_state(st, tt_bits=10)
-        core.set_objective("T")
-        relaxed = face.from_state(st, tt_bits=10)
-        relaxed.set_objective("T")
-        relaxed.set_relax("defence")
+        core, relaxed = _value_cores(st)
         lo, hi = core.bounds()
         for budget in (20, 300, None):
             v, a, b = ddt._value_relaxed_first(core, relaxed, lo, hi, budget, None)
@@ -140,11 +146,7 @@ def test_value_narrowing_around_stopped_probes(monkeypatch):
     for st in endgames(4, 16, seed=2390, left=(4,)):
         t = brute_force(st, {})
         for budget in (None, 400, 3000):
-            core = face.from_state(st, tt_bits=10)
-            core.set_objective("T")
-            relaxed = face.from_state(st, tt_bits=10)
-            relaxed.set_objective("T")
-            relaxed.set_relax("defence")
+            core, relaxed = _value_cores(st)
             lo, hi = core.bounds()
             calls: list[int | None] = []
             counted = _CountedBounds(core, calls)
