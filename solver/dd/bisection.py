@@ -74,7 +74,7 @@ def value_by_probes(probe: Callable[[int, int | None], int | str | None],
             hard = []
             x = lo + 1
         given = first is not None
-        if first is not None:
+        if given:
             x, first = min(max(first, lo + 1), hi), None
         r = probe(x, None if given else allowance)
         if r is None:

@@ -69,6 +69,13 @@ def _proven(core: Any, lo: int | None = None, hi: int | None = None) -> tuple[in
     return blo, bhi
 
 
+def _floor_proven(floor_core: Any, value: int | None, complete: bool) -> int:
+    """The lower bound of the real T an R_DD floor search (``relax_floor``) proved:
+    its exact value, or where a limit stopped it the lower bound it had reached
+    (``last_bounds``): either bounds R_DD's T, which is at most the real one."""
+    return value if complete and value is not None else floor_core.last_bounds()[0]
+
+
 def _deadline_left(start: float, deadline: float | None) -> float | None:
     if deadline is None:
         return None
@@ -589,15 +596,14 @@ def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
         for searcher in ((relaxed, core) if x <= relaxed_hi else (core,)):
             budget = None if node_budget is None else node_budget - spent()
             left = _deadline_left(start, deadline)
-            if (budget is not None and budget <= 0) or (left is not None and left <= 0):
+            if limits_spent(budget, left):
                 return None
             capped = allowance is not None and (budget is None or allowance < budget)
             r = searcher.bound(x, node_budget=allowance if capped else budget,
                                deadline=left)
             if r is None:
-                stopped_by_deadline = left is not None and _deadline_left(start, deadline) <= 0
-                return bisection.PAST_ALLOWANCE if capped and not stopped_by_deadline \
-                    else None
+                past = capped and not limits_spent(None, _deadline_left(start, deadline))
+                return bisection.PAST_ALLOWANCE if past else None
             if r >= x:
                 return r
             if searcher is relaxed:
@@ -959,9 +965,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             fv, fok = run("value floor", lambda: floor_core.value(
                 node_budget=None if b is None else int(b * FLOOR_SHARE),
                 deadline=None if d is None else d * FLOOR_SHARE, hi=t_hi))
-            if not fok:
-                # stopped: the lower bound it proved is still one (R_DD <= real)
-                fv = floor_core.last_bounds()[0]
+            fv = _floor_proven(floor_core, fv, fok)
             charge(floor_core)
             floor_core = None
             if fv > t_lo:
@@ -1041,8 +1045,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                         None if d_left is None else d_left * FLOOR_SHARE / cards_left, hi=bhi)
                     if budget is not None:
                         budget = max(0, budget - (fl.stats()["nodes"] - f0))
-                    if not fok:
-                        fv = fl.last_bounds()[0]     # the floor proven so far
+                    fv = _floor_proven(fl, fv, fok)
                     if fv > blo:
                         blo = min(fv, bhi)
                         if fok:
