@@ -160,6 +160,55 @@ def test_value_narrowing_around_stopped_probes(monkeypatch):
     assert stopped > 3 and narrowed > 5
 
 
+class _FailsRecorded(_CountedBounds):
+    """A core whose ``bound`` calls count the probes that failed there."""
+
+    def __init__(self, core):
+        super().__init__(core, [])
+        self.fails = 0
+
+    def bound(self, x, node_budget=None, deadline=None):
+        r = super().bound(x, node_budget=node_budget, deadline=deadline)
+        self.fails += r is not None and r < x
+        return r
+
+
+def _upper_core(st):
+    """(b)'s third core: R_A (the game that favours the attack) under T."""
+    upper = face.from_state(st, tt_bits=10)
+    upper.set_objective("T")
+    upper.set_relax("attack")
+    return upper
+
+
+def test_value_with_upper_fail_proofs_equals_brute_force(monkeypatch):
+    """(b) with R_A for the first probe (``upper``: R_A >= T, so a probe failing there
+    fails in the real game, one holding there says nothing). The first probe at T + 1,
+    with the real game's first slice a few nodes: R_A answers it where R_A = T (a
+    fail), and where R_A > T it holds there and the real game must decide; the value
+    is the brute-force T either way, and stopped by a budget the interval holds it."""
+    monkeypatch.setattr(bisection, "NARROW_START", 8)
+    stopped = failed = above = 0
+    for st in endgames(4, 40, seed=2393, left=(4,)):
+        t = brute_force(st, {})
+        ra, ok = _upper_core(st).value()
+        assert ok and ra >= t
+        above += ra > t
+        for budget in (None, 500, 5000):
+            core, relaxed = _value_cores(st)
+            lo, hi = core.bounds()
+            recorded = _FailsRecorded(_upper_core(st))
+            v, a, b = ddt._value_relaxed_first(core, relaxed, lo, hi, budget, None,
+                                               first=t + 1, upper=recorded)
+            assert a <= t <= b and v in (None, t)
+            if budget is None:
+                assert v == t
+            assert len(recorded.calls) <= 1        # the first probe only
+            stopped += v is None
+            failed += recorded.fails
+    assert stopped > 3 and failed > 10 and above >= 2
+
+
 def test_stopped_floor_still_raises_the_lower_bound(monkeypatch):
     """R_DD's exact T (the floor of (b)) stopped by its share of the limits: the lower
     bound it proved so far is still one of the real T (R_DD <= real), and (b) starts

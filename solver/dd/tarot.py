@@ -365,6 +365,10 @@ FAIL_RACE_START = 1 << 17
 # the real game's on all 6 4p fails that finish, so an even race paid 2-3x the cheaper
 # proof; at 16 left the real game is cheaper on 2 of 9, by up to 1.7x: 16, not all)
 FAIL_RACE_WEIGHT = 16
+# (b)'s first probe asked in R_A when the real game does not answer it within
+# NARROW_START nodes (``_value_relaxed_first``'s ``upper``): R_A's share of the
+# limits left
+UPPER_SHARE = 0.5
 
 # (a)'s fail proofs (the real game, R_A) with the defence's trump leads ordered after
 # its plain leads (TarotCore.set_trump_leads_last), by player count: 4p first leads
@@ -572,43 +576,63 @@ def _fail_race(core: Any, racer: Any, left: Any, fail_weight: int) -> bool | Non
 
 def _value_relaxed_first(core: Any, relaxed: Any, lo: int, hi: int,
                          node_budget: int | None, deadline: float | None,
-                         first: int | None = None,
-                         narrow: bool = True) -> tuple[int | None, int, int]:
+                         first: int | None = None, narrow: bool = True,
+                         upper: Any = None) -> tuple[int | None, int, int]:
     """(b) the exact T by bisection on the proven fail-soft bounds, each probe asked
     first in R_D (``relaxed``, a second core kept in the relaxed game that favours the
     defence, with its own table): R_D <= T, so a probe that holds there (T >= x, a
     made-type proof: the costly kind) holds, and one that fails there is asked in the
     real game (``core``); R_D's own fail-soft ceiling is kept, so no probe above it
-    is asked there again (it cannot hold). ``first``: the first probe's threshold
-    (a card's at the position's value: (c)), then bisection, ``narrow``ing around the
-    probes that run past an allowance (solver.dd.bisection). Returns (value or None
-    if a limit stopped it, lo, hi: the interval proven)."""
+    is asked there again (it cannot hold). ``upper``: a third core kept in R_A (the
+    game that favours the attack, R_A >= T), for the first probe only: if R_D did not
+    prove it and the real game does not answer within NARROW_START nodes, R_A gets
+    UPPER_SHARE of the limits left (failed there is failed: T < x, a fail proof R_A
+    can make far cheaper), then the real game the rest. ``first``: the first probe's
+    threshold (a card's at the position's value: (c)), then bisection, ``narrow``ing
+    around the probes that run past an allowance (solver.dd.bisection). Returns
+    (value or None if a limit stopped it, lo, hi: the interval proven)."""
     start = time.monotonic()
-    n0 = core.stats()["nodes"] + relaxed.stats()["nodes"]
+    cores = (core, relaxed) if upper is None else (core, relaxed, upper)
+    n0 = sum(c.stats()["nodes"] for c in cores)
     relaxed_hi = hi          # R_D's value is at most this
+    upper_left = upper       # R_A, until the first probe has asked it
 
     def spent() -> int:
-        return core.stats()["nodes"] + relaxed.stats()["nodes"] - n0
+        return sum(c.stats()["nodes"] for c in cores) - n0
+
+    def ask(searcher: Any, x: int, cap: int | None) -> int | str | None:
+        """``searcher``'s fail-soft bound at x within ``cap`` nodes (None: the
+        limits); PAST_ALLOWANCE when the cap stopped it, None when a limit did."""
+        budget = None if node_budget is None else node_budget - spent()
+        left = _deadline_left(start, deadline)
+        if limits_spent(budget, left):
+            return None
+        capped = cap is not None and (budget is None or cap < budget)
+        r = searcher.bound(x, node_budget=cap if capped else budget, deadline=left)
+        if r is None:
+            past = capped and not limits_spent(None, _deadline_left(start, deadline))
+            return bisection.PAST_ALLOWANCE if past else None
+        return r
 
     def probe(x: int, allowance: int | None) -> int | str | None:
-        nonlocal relaxed_hi
-        r = None
-        for searcher in ((relaxed, core) if x <= relaxed_hi else (core,)):
-            budget = None if node_budget is None else node_budget - spent()
-            left = _deadline_left(start, deadline)
-            if limits_spent(budget, left):
-                return None
-            capped = allowance is not None and (budget is None or allowance < budget)
-            r = searcher.bound(x, node_budget=allowance if capped else budget,
-                               deadline=left)
-            if r is None:
-                past = capped and not limits_spent(None, _deadline_left(start, deadline))
-                return bisection.PAST_ALLOWANCE if past else None
-            if r >= x:
+        nonlocal relaxed_hi, upper_left
+        if x <= relaxed_hi:
+            r = ask(relaxed, x, allowance)
+            if not isinstance(r, int) or r >= x:
                 return r
-            if searcher is relaxed:
-                relaxed_hi = r
-        return r
+            relaxed_hi = r
+        if upper_left is not None and allowance is None:
+            # asked on later probes (capped ones too) R_A cost as much as it saved
+            # (twenty-eighth session); on the first it finds the dear fail proofs
+            ra, upper_left = upper_left, None
+            r = ask(core, x, bisection.NARROW_START)
+            if r != bisection.PAST_ALLOWANCE:
+                return r
+            budget = None if node_budget is None else node_budget - spent()
+            r = ask(ra, x, None if budget is None else int(budget * UPPER_SHARE))
+            if r is None or (isinstance(r, int) and r < x):
+                return r
+        return ask(core, x, allowance)
 
     return bisection.value_by_probes(probe, spent, lo, hi, first, narrow)
 
@@ -779,9 +803,13 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         probes after the first each within an allowance of nodes, the interval
         narrowed beside those that run past it (``solver.dd.bisection``; off with
         ``features={"narrow": False}``); a floor stopped by its share gives the
-        lower bound it proved;
+        lower bound it proved; the first probe, where neither R_D nor NARROW_START
+        nodes of the real game answer it, in R_A (a third core: failed there is
+        failed) within UPPER_SHARE of the limits left (off with
+        ``features={"relax_upper": False}``);
     (c) every legal card (``cards``): each card's search bounded by (b)'s value, on
-        one thread its probes in R_D first too (the first at (b)'s value), after the
+        one thread its probes in R_D first too (the first at (b)'s value, and in
+        R_A as in (b): (b)'s third core, its table kept across the cards), after the
         card's exact T in R_DD where it raises the card's floor (``relax_card_floor``,
         FLOOR_SHARE of the card's part of the limits; the first probe then just above);
     (d) an optimal line (``line``).
@@ -796,6 +824,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``relax_cards`` ((c) only), ``relax_floor`` ((b) without R_DD's exact T as its
     first lower bound: FLOOR_SHARE of its limits, then bisection above it, the
     first probe just above), ``relax_card_floor`` ((c)'s cards without theirs),
+    ``relax_upper`` ((b) and (c) without R_A for the first probe),
     ``relax_trumps`` (R_D instead of R_DT) and
     ``relax_void`` ((a) in R_DT instead of R_DV), ``relax_discard`` ((a) in
     R_DV instead of R_DD), ``real_first`` (off: R_A raced against the real game
@@ -820,6 +849,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     relax_card_floor = features.pop("relax_card_floor", True) and relax_floor
     sweep_classes = features.pop("sweep_classes", True)
     narrow = features.pop("narrow", True)
+    relax_upper = features.pop("relax_upper", True) and relax_value
     relax_cards = features.pop("relax_cards", True) and relax_value
     relax_void = features.pop("relax_void", True)
     relax_discard = features.pop("relax_discard", True) and relax_void
@@ -954,6 +984,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     core.set_objective("T")
     b, d = left()
     relaxed, relaxed_seen = None, 0
+    upper, upper_seen = None, 0     # R_A, kept from (b) into (c)
     if relax_value:
         relaxed = new_core("T", value_game)
         first = None
@@ -997,9 +1028,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             if first is not None and first > t_hi:
                 first = None
             b, d = left()
+        upper = new_core("T", "attack") if relax_upper else None
         value, t_lo, t_hi = run("value", lambda: _value_relaxed_first(
-            core, relaxed, t_lo, t_hi, b, d, first=first, narrow=narrow))
+            core, relaxed, t_lo, t_hi, b, d, first=first, narrow=narrow, upper=upper))
         relaxed_seen = charge(relaxed)
+        if upper is not None:
+            upper_seen = charge(upper)
         ok = value is not None
     else:
         value, ok = run("value", lambda: core.value(node_budget=b, deadline=d,
@@ -1016,11 +1050,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     if cards:
         hi, lo = (value, None) if attack else (None, value)
 
-        def card_value(c: Any, card: int, budget: int | None,
-                       rd: Any = None, fl: Any = None, cards_left: int = 1) -> CardResult:
+        def card_value(c: Any, card: int, budget: int | None, rd: Any = None,
+                       fl: Any = None, cards_left: int = 1, ua: Any = None) -> CardResult:
             t0, s0 = time.monotonic(), c.stats()
             r0 = 0 if rd is None else rd.stats()["nodes"]
             f0 = 0 if fl is None else fl.stats()["nodes"]
+            u0 = 0 if ua is None else ua.stats()["nodes"]
             c.play(card)
             if rd is None:
                 v, complete = c.value(node_budget=budget,
@@ -1029,8 +1064,11 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                 blo, bhi = (v, v) if complete else c.last_bounds()
             else:
                 # each probe in R_D first (``rd``: the relaxed core of (b)), the first
-                # at the position's value, as the core's MTD(f) step would
+                # at the position's value, as the core's MTD(f) step would; R_A
+                # (``ua``: (b)'s) for the fail proofs
                 rd.play(card)
+                if ua is not None:
+                    ua.play(card)
                 blo, bhi = c.bounds()
                 blo, bhi = max(blo, lo if lo is not None else blo), \
                     min(bhi, hi if hi is not None else bhi)
@@ -1052,14 +1090,17 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
                             first = blo + 1
                 v, blo, bhi = _value_relaxed_first(
                     c, rd, blo, bhi, budget, _deadline_left(start, deadline),
-                    first=first, narrow=narrow)
+                    first=first, narrow=narrow, upper=ua)
                 complete = v is not None
                 rd.undo()
+                if ua is not None:
+                    ua.undo()
             c.undo()
             st = c.stats()
             move = Move("card", card)
             nodes = st["nodes"] - s0["nodes"] + (0 if rd is None else rd.stats()["nodes"] - r0) \
-                + (0 if fl is None else fl.stats()["nodes"] - f0)
+                + (0 if fl is None else fl.stats()["nodes"] - f0) \
+                + (0 if ua is None else ua.stats()["nodes"] - u0)
             return CardResult(v if complete else None, blo, bhi, nodes,
                               complete, time.monotonic() - t0,
                               stopped=None if complete else "deadline",
@@ -1073,9 +1114,12 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             floor_seen = 0
             for i, card in enumerate(legal):
                 r = card_value(core, card, _budget_left(core, node_budget, 0),
-                               relaxed if relax_cards else None, floor_cards, len(legal) - i)
+                               relaxed if relax_cards else None, floor_cards, len(legal) - i,
+                               upper if relax_cards else None)
                 if relaxed is not None:
                     relaxed_seen = charge(relaxed, relaxed_seen, in_step=False)
+                if upper is not None:
+                    upper_seen = charge(upper, upper_seen, in_step=False)
                 if floor_cards is not None:
                     floor_seen = charge(floor_cards, floor_seen, in_step=False)
                 if not r.complete:
