@@ -317,13 +317,15 @@ def measure(variants: list[str], deals: int, budget: int, growth: list[int],
     first: list[dict] = []
     rows_g: list[dict] = []
     for variant in variants:
-        items = load_deals(variant)[:deals]
+        # the first leads and the growth table each take their own count of deals
+        # from the front of the file (--deals 0: the growth table alone)
+        items = load_deals(variant)
         for label, positions, b, sink in (
-                ("", [(g, p) for g, p in items], budget, first),
+                ("", [(g, p) for g, p in items[:deals]], budget, first),
                 *((f", {k} left", [(g, endgame(g, p, k, 1000 + i)) for i, (g, p)
                                    in enumerate(items[:growth_deals])], growth_budget,
                    rows_g) for k in growth)):
-            if not positions:       # (--deals 0: the growth table alone)
+            if not positions:
                 continue
             res: dict[str, dict[str, list]] = {q: {"before": [], "now": []} for q in qs}
             for game, pos in positions:

@@ -529,3 +529,19 @@ def test_card_side_probes_agree_with_exact_card_values():
             assert nodes > 0 and answers == {c: exact[c] >= x for c in cards}, x
             checked += 1
     assert checked == 48
+
+
+def test_benchmark_growth_positions_independent_of_first_leads():
+    """benchmarks/dd_tarocchini.py: the growth table takes ``--growth-deals`` deals
+    whatever ``--deals`` is (``--deals 0``: the growth table alone), each position
+    asked in both searches of the comparison."""
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from dd_tarocchini import measure
+    out = measure(["terziglio"], deals=0, budget=10_000, growth=[4], growth_deals=3,
+                  growth_budget=100_000, questions=["ahead"])
+    assert out["first lead (full deal)"] == []
+    rows = out["growth by tricks left"]
+    assert [r["search"] for r in rows] == ["before", "now"]
+    assert all(r["positions"] == 3 and r["done"] == 3 for r in rows)
