@@ -17,8 +17,10 @@ the pure-Python rules. ``run(quick)`` returns one flat row per (players, metric)
 from __future__ import annotations
 
 import random
-import statistics
 import time
+from functools import partial
+
+from _report import median_rate
 
 from solver.core import tarot as face
 from solver.games import tarot as rules
@@ -32,15 +34,6 @@ def _position(n: int, seed: int) -> rules.TarotState:
                                      options={"players": n})
 
 
-def _median_rate(fn, count: int, repeats: int) -> float:
-    rates = []
-    for r in range(repeats):
-        t = time.perf_counter()
-        fn(count, r)
-        rates.append(count / (time.perf_counter() - t))
-    return statistics.median(rates)
-
-
 def _py_legal_rate(n: int, count: int, seed: int) -> float:
     """Python legal_cards calls per second on positions of random playouts."""
     rng = random.Random(seed)
@@ -50,22 +43,22 @@ def _py_legal_rate(n: int, count: int, seed: int) -> float:
         while st.phase == "play":
             positions.append((st.hands[st.to_act], list(st.trick), st.lead_forbidden()))
             st.play(rng.choice(st.legal_moves()))
-    t = time.perf_counter()
+    t = time.process_time()
     for hand, trick, forbid in positions[:count]:
         rules.legal_cards(hand, trick, forbid)
-    return count / (time.perf_counter() - t)
+    return count / (time.process_time() - t)
 
 
 def _py_playout_rate(n: int, count: int, seed: int) -> float:
     rng = random.Random(seed)
     start = _position(n, 1)
-    t = time.perf_counter()
+    t = time.process_time()
     for _ in range(count):
         st = start.copy()
         while st.phase == "play":
             st.play(rng.choice(st.legal_moves()))
         st.scores()
-    return count / (time.perf_counter() - t)
+    return count / (time.process_time() - t)
 
 
 def run(quick: bool = False) -> list[dict]:
@@ -75,9 +68,8 @@ def run(quick: bool = False) -> list[dict]:
     for n in (3, 4, 5):
         core = face.from_state(_position(n, 1), tt_bits=4)
         gens = 2_000_000 if quick else 10_000_000
-        in_playout = _median_rate(lambda k, r, core=core: core.legal_generations(k, r + 1), gens, reps)
-        repeated = _median_rate(lambda k, r, core=core: core.legal_generations_repeat(k, 16, r + 1),
-                                gens, reps)
+        in_playout = median_rate(partial(core.legal_generations, gens, 1), gens, reps)
+        repeated = median_rate(partial(core.legal_generations_repeat, gens, 16, 1), gens, reps)
         py_gen = _py_legal_rate(n, 20_000 if quick else 100_000, 7)
         target = n == 4
         rows.append({"game": "tarot", "players": n, "metric": "legal-move generations/s",
@@ -86,7 +78,7 @@ def run(quick: bool = False) -> list[dict]:
                      "target": ">= 50e6/s (4p)" if target else "-",
                      "met": ("yes" if repeated >= 50e6 else "no") if target else "-"})
         plays = 50_000 if quick else 300_000
-        core_po = _median_rate(lambda k, r, core=core: core.playouts(k, r + 1), plays, reps)
+        core_po = median_rate(partial(core.playouts, plays, 1), plays, reps)
         py_po = _py_playout_rate(n, 100 if quick else 500, 3)
         ratio = core_po / py_po
         rows.append({"game": "tarot", "players": n, "metric": "random playouts/s",
