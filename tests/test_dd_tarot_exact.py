@@ -214,6 +214,7 @@ def test_stopped_floor_still_raises_the_lower_bound(monkeypatch):
     bound it proved so far is still one of the real T (R_DD <= real), and (b) starts
     from it."""
     monkeypatch.setattr(ddt, "FLOOR_SHARE", 0.0005)   # ~100 nodes: it stops
+    monkeypatch.setattr(ddt, "VALUE_FLOOR_SHARE", {})
     starts = []
     real = ddt._value_relaxed_first
 

@@ -721,7 +721,13 @@ def _card_classes(core: Any, node_budget: int | None,
 # (a) card by card gets at most this share of the limits left after (a)
 CARD_MADE_SHARE = 0.2
 # (b)'s floor, R_DD's exact T, gets at most this share of the limits left for (b)
+# (each card's in (c): of the card's part), by player count where it differs:
+# twenty-eighth session, 4p first leads at 1e8 (20 deals) a half against a quarter:
+# the summed proven width of T 518 -> 474 (7 narrower, 2 wider), one more exact T of
+# 12 at 13 left, the rest and (c) at 12 / 13 left the same; 5p 446 -> 522 wider, 3p
+# 166 -> 170 (10 deals each): a quarter there
 FLOOR_SHARE = 0.25
+VALUE_FLOOR_SHARE = {4: 0.5}
 # (b)'s score classes (the chelem, the petit au bout) get at most this share of what
 # is left after the floor
 CLASS_SHARE = 0.03
@@ -792,8 +798,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         then the same for each legal card (``card_made``): free where (a)'s proof
         covered every card (made with the defence to play, failed with the attack),
         else one probe a card within a share (CARD_MADE_SHARE) of the limits left;
-    (b) the exact T: first R_DD's exact T (``relax_floor``, within FLOOR_SHARE of the
-        limits: a proven lower bound, and the value on about half the positions), then
+    (b) the exact T: first R_DD's exact T (``relax_floor``, within FLOOR_SHARE (4p:
+        VALUE_FLOOR_SHARE) of the limits: a proven lower bound, and the value on about half the positions), then
         the score classes (``_sweep_classes``: each side's sweep, the chelem and the
         petit au bout, by points-blind probes within CLASS_SHARE of the limits left;
         off with ``features={"sweep_classes": False}``), then bisection on T inside
@@ -822,7 +828,7 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
     ``features``: the core's search switches (``TarotCore.set_features``), and
     ``relax_first`` (see (a)), ``relax_value`` (see (b); (c) too, on one thread),
     ``relax_cards`` ((c) only), ``relax_floor`` ((b) without R_DD's exact T as its
-    first lower bound: FLOOR_SHARE of its limits, then bisection above it, the
+    first lower bound: its share of the limits, then bisection above it, the
     first probe just above), ``relax_card_floor`` ((c)'s cards without theirs),
     ``relax_upper`` ((b) and (c) without R_A for the first probe),
     ``relax_trumps`` (R_D instead of R_DT) and
@@ -989,13 +995,14 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         relaxed = new_core("T", value_game)
         first = None
         if relax_floor and t_lo < t_hi:
-            # R_DD's exact T first, within FLOOR_SHARE of the limits: a proven lower
+            # R_DD's exact T first, within its share of the limits: a proven lower
             # bound (R_DD <= real) and often the value, so the bisection starts above
             # it, its first probe just above it
             floor_core = new_core("T", R_DD)
+            share = VALUE_FLOOR_SHARE.get(state.players, FLOOR_SHARE)
             fv, fok = run("value floor", lambda: floor_core.value(
-                node_budget=None if b is None else int(b * FLOOR_SHARE),
-                deadline=None if d is None else d * FLOOR_SHARE, hi=t_hi))
+                node_budget=None if b is None else int(b * share),
+                deadline=None if d is None else d * share, hi=t_hi))
             fv = _floor_proven(floor_core, fv, fok)
             charge(floor_core)
             floor_core = None
