@@ -723,7 +723,7 @@ CARD_MADE_SHARE = 0.2
 # (b)'s floor, R_DD's exact T, gets at most this share of the limits left for (b)
 # (each card's in (c): of the card's part), by player count where it differs:
 # twenty-eighth session, 4p first leads at 1e8 (20 deals) a half against a quarter:
-# the summed proven width of T 518 -> 474 (7 narrower, 2 wider), one more exact T of
+# the summed proven width of T 518 -> 474 (6 narrower, 2 wider), one more exact T of
 # 12 at 13 left, the rest and (c) at 12 / 13 left the same; 5p 446 -> 522 wider, 3p
 # 166 -> 170 (10 deals each): a quarter there
 FLOOR_SHARE = 0.25
