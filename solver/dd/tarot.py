@@ -721,13 +721,14 @@ def _card_classes(core: Any, node_budget: int | None,
 # (a) card by card gets at most this share of the limits left after (a)
 CARD_MADE_SHARE = 0.2
 # (b)'s floor, R_DD's exact T, gets at most this share of the limits left for (b)
-# (each card's in (c): of the card's part), by player count where it differs:
-# twenty-eighth session, 4p first leads at 1e8 (20 deals) a half against a quarter:
-# the summed proven width of T 518 -> 474 (6 narrower, 2 wider), one more exact T of
-# 12 at 13 left, the rest and (c) at 12 / 13 left the same; 5p 446 -> 522 wider, 3p
-# 166 -> 170 (10 deals each): a quarter there
+# (each card's in (c): of the card's part), by player count where it differs
+# (twenty-eighth session, first leads at 1e8, summed proven width of T where (b)
+# stopped): 4p a half, 518 -> 474 on 20 deals (6 narrower, 2 wider), one more exact
+# T of 12 at 13 left, the rest and (c) at 12 / 13 left the same nodes; 5p a tenth,
+# 446 -> 355 on 10 (5 narrower, none wider; a half 522), at 11 left one more exact of
+# 12; 3p a quarter (a tenth 165, a half 170 against 166)
 FLOOR_SHARE = 0.25
-VALUE_FLOOR_SHARE = {4: 0.5}
+VALUE_FLOOR_SHARE = {4: 0.5, 5: 0.1}
 # (b)'s score classes (the chelem, the petit au bout) get at most this share of what
 # is left after the floor
 CLASS_SHARE = 0.03
@@ -798,8 +799,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         then the same for each legal card (``card_made``): free where (a)'s proof
         covered every card (made with the defence to play, failed with the attack),
         else one probe a card within a share (CARD_MADE_SHARE) of the limits left;
-    (b) the exact T: first R_DD's exact T (``relax_floor``, within FLOOR_SHARE (4p:
-        VALUE_FLOOR_SHARE) of the limits: a proven lower bound, and the value on about half the positions), then
+    (b) the exact T: first R_DD's exact T (``relax_floor``, within FLOOR_SHARE (4p,
+        5p: VALUE_FLOOR_SHARE) of the limits: a proven lower bound, and the value on about half the positions), then
         the score classes (``_sweep_classes``: each side's sweep, the chelem and the
         petit au bout, by points-blind probes within CLASS_SHARE of the limits left;
         off with ``features={"sweep_classes": False}``), then bisection on T inside
