@@ -61,8 +61,8 @@ game's first budget (``real_first``); ``--baseline no-narrow``: (b)'s bisection 
 on each probe to its end instead of narrowing around the probes that run past an
 allowance (``narrow``, twenty-seventh session; the ``median_width`` / ``sum_width``
 columns: the proven T interval's width where (b) stopped, 0 where it finished);
-``--baseline no-upper``: (b)'s probes not asked in R_A after the real game's first
-slice (``relax_upper``, twenty-eighth session);
+``--baseline no-upper``: (b)'s first probe (and each card's in (c)) not asked in R_A
+after the real game's first slice (``relax_upper``, twenty-eighth session);
 ``--baseline no-classes``: (b) without the score classes (the chelem and the
 petit au bout by points-blind sweep probes, ``sweep_classes``, twenty-third session);
 ``--baseline none``: no "before" rows (the search of now alone, e.g. at a target's
@@ -182,8 +182,9 @@ BASELINES = {"before": None, "no-partition": {"partition": False},
              # around the probes that run past an allowance (``narrow``,
              # twenty-seventh session)
              "no-narrow": {"narrow": False},
-             # (b)'s probes not asked in R_A (the game that favours the attack) after
-             # the real game's first slice (``relax_upper``, twenty-eighth session)
+             # (b)'s first probe not asked in R_A (the game that favours the attack)
+             # after the real game's first slice (``relax_upper``, twenty-eighth
+             # session)
              "no-upper": {"relax_upper": False},
              "none": None}   # no "before" rows: the search of now alone (a target's budget)
 

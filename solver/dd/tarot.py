@@ -800,9 +800,10 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         covered every card (made with the defence to play, failed with the attack),
         else one probe a card within a share (CARD_MADE_SHARE) of the limits left;
     (b) the exact T: first R_DD's exact T (``relax_floor``, within FLOOR_SHARE (4p,
-        5p: VALUE_FLOOR_SHARE) of the limits: a proven lower bound, and the value on about half the positions), then
-        the score classes (``_sweep_classes``: each side's sweep, the chelem and the
-        petit au bout, by points-blind probes within CLASS_SHARE of the limits left;
+        5p: VALUE_FLOOR_SHARE) of the limits: a proven lower bound, and the value on
+        about half the positions), then the score classes (``_sweep_classes``: each
+        side's sweep, the chelem and the petit au bout, by points-blind probes within
+        CLASS_SHARE of the limits left;
         off with ``features={"sweep_classes": False}``), then bisection on T inside
         the interval left, the first probe just above that floor, each probe asked in
         R_D first (``_value_relaxed_first``; off with ``features={"relax_value":
