@@ -97,14 +97,17 @@ def test_analyse_equals_brute_force(n):
         assert end.phase == "over" and final_T(end) == t
 
 
-def _value_cores(st):
-    """(b)'s two cores: the real game and R_D, both under T, small tables."""
+def _t_core(st, relax="none"):
+    """A core under T in the game ``relax`` names, with a small table."""
     core = face.from_state(st, tt_bits=10)
     core.set_objective("T")
-    relaxed = face.from_state(st, tt_bits=10)
-    relaxed.set_objective("T")
-    relaxed.set_relax("defence")
-    return core, relaxed
+    core.set_relax(relax)
+    return core
+
+
+def _value_cores(st):
+    """(b)'s two cores: the real game and R_D."""
+    return _t_core(st), _t_core(st, "defence")
 
 
 def test_value_relaxed_first_keeps_only_proven_bounds():
@@ -173,14 +176,6 @@ class _FailsRecorded(_CountedBounds):
         return r
 
 
-def _upper_core(st):
-    """(b)'s third core: R_A (the game that favours the attack) under T."""
-    upper = face.from_state(st, tt_bits=10)
-    upper.set_objective("T")
-    upper.set_relax("attack")
-    return upper
-
-
 def test_value_with_upper_fail_proofs_equals_brute_force(monkeypatch):
     """(b) with R_A for the first probe (``upper``: R_A >= T, so a probe failing there
     fails in the real game, one holding there says nothing). The first probe at T + 1,
@@ -191,13 +186,13 @@ def test_value_with_upper_fail_proofs_equals_brute_force(monkeypatch):
     stopped = failed = above = 0
     for st in endgames(4, 40, seed=2393, left=(4,)):
         t = brute_force(st, {})
-        ra, ok = _upper_core(st).value()
+        ra, ok = _t_core(st, "attack").value()
         assert ok and ra >= t
         above += ra > t
         for budget in (None, 500, 5000):
             core, relaxed = _value_cores(st)
             lo, hi = core.bounds()
-            recorded = _FailsRecorded(_upper_core(st))
+            recorded = _FailsRecorded(_t_core(st, "attack"))
             v, a, b = ddt._value_relaxed_first(core, relaxed, lo, hi, budget, None,
                                                first=t + 1, upper=recorded)
             assert a <= t <= b and v in (None, t)

@@ -1062,9 +1062,9 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         def card_value(c: Any, card: int, budget: int | None, rd: Any = None,
                        fl: Any = None, cards_left: int = 1, ua: Any = None) -> CardResult:
             t0, s0 = time.monotonic(), c.stats()
-            r0 = 0 if rd is None else rd.stats()["nodes"]
+            others = [x for x in (rd, fl, ua) if x is not None]    # their nodes count too
+            others0 = [x.stats()["nodes"] for x in others]
             f0 = 0 if fl is None else fl.stats()["nodes"]
-            u0 = 0 if ua is None else ua.stats()["nodes"]
             c.play(card)
             if rd is None:
                 v, complete = c.value(node_budget=budget,
@@ -1107,9 +1107,8 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
             c.undo()
             st = c.stats()
             move = Move("card", card)
-            nodes = st["nodes"] - s0["nodes"] + (0 if rd is None else rd.stats()["nodes"] - r0) \
-                + (0 if fl is None else fl.stats()["nodes"] - f0) \
-                + (0 if ua is None else ua.stats()["nodes"] - u0)
+            nodes = st["nodes"] - s0["nodes"] + sum(
+                x.stats()["nodes"] - n for x, n in zip(others, others0, strict=True))
             return CardResult(v if complete else None, blo, bhi, nodes,
                               complete, time.monotonic() - t0,
                               stopped=None if complete else "deadline",
@@ -1120,17 +1119,15 @@ def analyse(state: Any, node_budget: int | None = None, deadline: float | None =
         if threads == 1:
             floor_cards = new_core("T", R_DD) \
                 if relax_card_floor and relax_cards else None
-            floor_seen = 0
+            # the second cores' nodes counted so far, charged after each card
+            seen = [[c, n] for c, n in ((relaxed, relaxed_seen), (upper, upper_seen),
+                                        (floor_cards, 0)) if c is not None]
             for i, card in enumerate(legal):
                 r = card_value(core, card, _budget_left(core, node_budget, 0),
                                relaxed if relax_cards else None, floor_cards, len(legal) - i,
                                upper if relax_cards else None)
-                if relaxed is not None:
-                    relaxed_seen = charge(relaxed, relaxed_seen, in_step=False)
-                if upper is not None:
-                    upper_seen = charge(upper, upper_seen, in_step=False)
-                if floor_cards is not None:
-                    floor_seen = charge(floor_cards, floor_seen, in_step=False)
+                for pair in seen:
+                    pair[1] = charge(pair[0], pair[1], in_step=False)
                 if not r.complete:
                     r.stopped = stop_reason()
                 out[r.card] = r
